@@ -1,0 +1,5 @@
+import sys
+
+from bgbridge.cli import main
+
+sys.exit(main())
