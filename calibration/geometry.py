@@ -1,0 +1,210 @@
+"""Where things are on a board: the one place for board geometry in image terms.
+
+The *playing field* is the rectangle that holds the 24 points and the bar (side trays left out),
+seen upright: 12 points along the top edge, 12 along the bottom edge, the bar a vertical strip
+between the left and right halves.  Corners are given as top-left, top-right, bottom-right,
+bottom-left of the upright field.  A homography maps a camera frame to a *canonical* top-down
+image of the field; all reading happens there.
+
+Real boards differ in the width of the bar and so in the width of the points: :func:`find_bar`
+measures the bar from the warped image rather than assuming it.
+
+>>> corners = parse_corners("10,20; 410,20; 410,380; 10,380")
+>>> corners[2]
+(410.0, 380.0)
+>>> geo = BoardGeometry.default(aspect=0.9)
+>>> geo.width, geo.height, round(geo.point_width, 1)
+(480, 432, 37.4)
+>>> geo.column_x(0) < geo.column_x(5) < geo.bar_left < geo.bar_right < geo.column_x(6)
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+#: Width in pixels of the canonical top-down field image the readers work on.
+CANONICAL_WIDTH = 320
+#: Points per row, and per half-row (one quarter of the board).
+POINTS_PER_ROW = 12
+POINTS_PER_QUARTER = 6
+#: The bar's share of the field width when nothing better is known (measured boards: 3-9%).
+DEFAULT_BAR_FRACTION = 0.06
+#: Checker diameter as a share of the point width (measured on real boards: 0.85-1.0).
+CHECKER_TO_POINT = 0.92
+
+
+class GeometryError(ValueError):
+    """Corners or a board shape that cannot be used."""
+
+
+def parse_corners(text: str) -> Corners:
+    """Read ``"x,y;x,y;x,y;x,y"`` (top-left, top-right, bottom-right, bottom-left).
+
+    >>> parse_corners("0,0;100,0;100,80;0,80")[1]
+    (100.0, 0.0)
+    >>> parse_corners("0,0;100,0")
+    Traceback (most recent call last):
+    ...
+    calibration.geometry.GeometryError: corners need four x,y pairs separated by ';' (top-left;top-right;bottom-right;bottom-left), got 2
+    """
+    parts = [p.strip() for p in text.replace(" ", "").split(";") if p.strip()]
+    if len(parts) != 4:
+        raise GeometryError(
+            "corners need four x,y pairs separated by ';' "
+            f"(top-left;top-right;bottom-right;bottom-left), got {len(parts)}"
+        )
+    points = []
+    for part in parts:
+        xy = part.split(",")
+        try:
+            if len(xy) != 2:
+                raise ValueError
+            points.append((float(xy[0]), float(xy[1])))
+        except ValueError:
+            raise GeometryError(f"a corner is x,y in pixels, got {part!r}") from None
+    return check_corners(points)
+
+
+def check_corners(points: Sequence[Sequence[float]]) -> Corners:
+    """Validate four corners: a convex quadrilateral, clockwise in image coordinates."""
+    if len(points) != 4:
+        raise GeometryError(f"need four corners, got {len(points)}")
+    quad = np.asarray(points, dtype=np.float64).reshape(4, 2)
+    if not np.all(np.isfinite(quad)):
+        raise GeometryError("corners must be finite numbers")
+    cross = []
+    for i in range(4):
+        a, b, c = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
+        cross.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
+    if not (all(v > 0 for v in cross)):
+        raise GeometryError(
+            "corners must go top-left, top-right, bottom-right, bottom-left around a convex "
+            "field (clockwise in the image)"
+        )
+    if cv2.contourArea(quad.astype(np.float32)) < 400:
+        raise GeometryError("the corners enclose almost no area")
+    return tuple((float(x), float(y)) for x, y in quad)  # type: ignore[return-value]
+
+
+def field_aspect(corners: Corners) -> float:
+    """Height over width of the field, estimated from the corner quadrilateral's sides."""
+    q = np.asarray(corners)
+    width = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    height = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    return float(np.clip(height / max(width, 1e-6), 0.55, 1.3))
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """The canonical field image: its size and where the bar and the 24 point columns are.
+
+    ``bar_left``/``bar_right`` are x positions in canonical pixels; the six points of each
+    quarter share the space between the field edge and the bar equally.
+    """
+
+    width: int
+    height: int
+    bar_left: float
+    bar_right: float
+
+    @classmethod
+    def default(cls, aspect: float, bar_fraction: float = DEFAULT_BAR_FRACTION) -> "BoardGeometry":
+        width = CANONICAL_WIDTH
+        height = int(round(width * aspect))
+        half_bar = width * bar_fraction / 2
+        return cls(width, height, width / 2 - half_bar, width / 2 + half_bar)
+
+    @property
+    def bar_fraction(self) -> float:
+        return (self.bar_right - self.bar_left) / self.width
+
+    @property
+    def point_width(self) -> float:
+        """Mean width of a point in canonical pixels."""
+        return (self.bar_left + self.width - self.bar_right) / POINTS_PER_ROW
+
+    @property
+    def checker_radius(self) -> float:
+        return self.point_width * CHECKER_TO_POINT / 2
+
+    def column_x(self, index: int) -> float:
+        """x centre of column ``index`` (0..11, left to right, same for top and bottom rows)."""
+        if not 0 <= index < POINTS_PER_ROW:
+            raise GeometryError(f"a column is 0..11, got {index}")
+        if index < POINTS_PER_QUARTER:
+            return (index + 0.5) * self.bar_left / POINTS_PER_QUARTER
+        right = (self.width - self.bar_right) / POINTS_PER_QUARTER
+        return self.bar_right + (index - POINTS_PER_QUARTER + 0.5) * right
+
+    @property
+    def bar_x(self) -> float:
+        return (self.bar_left + self.bar_right) / 2
+
+    def with_bar(self, bar_left: float, bar_right: float) -> "BoardGeometry":
+        return replace(self, bar_left=float(bar_left), bar_right=float(bar_right))
+
+
+def homography(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
+    """The 3x3 matrix taking frame pixels to canonical field pixels."""
+    src = np.asarray(corners, dtype=np.float32)
+    w, h = geometry.width, geometry.height
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def warp(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
+    """The canonical top-down image of the field."""
+    matrix = homography(corners, geometry)
+    return cv2.warpPerspective(
+        frame, matrix, (geometry.width, geometry.height), flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
+    """Measure the bar on a warped field image and return the geometry with it.
+
+    The bar's two long edges run the full height of the field; checkers and dice only cover
+    parts of them.  So the per-column *median over rows* of the horizontal gradient peaks at the
+    bar's edges and hardly anywhere else near the middle.  Falls back to the default bar when
+    no clear pair of edges is found.
+    """
+    gray = cv2.cvtColor(field, cv2.COLOR_BGR2GRAY) if field.ndim == 3 else field
+    gray = gray.astype(np.float32)
+    gx = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))
+    h, w = gray.shape
+    band = gx[int(h * 0.04): int(h * 0.96)]
+    profile = np.median(band, axis=0)
+    profile = np.convolve(profile, np.ones(3) / 3, mode="same")
+    mid = w / 2
+    lo_a, lo_b = int(mid - 0.13 * w), int(mid - 0.008 * w)
+    hi_a, hi_b = int(mid + 0.008 * w), int(mid + 0.13 * w)
+    left = profile[lo_a:lo_b]
+    right = profile[hi_a:hi_b]
+    if left.size == 0 or right.size == 0:
+        return geometry
+    scale = float(np.percentile(profile, 75)) + 1.0
+    best = None
+    # Pick the pair of edges with the strongest joint response, roughly symmetric about the
+    # middle (the corners are only approximately placed).
+    li = np.argsort(left)[::-1][:6]
+    ri = np.argsort(right)[::-1][:6]
+    for a in li:
+        for b in ri:
+            xl, xr = lo_a + a, hi_a + b
+            asym = abs((xl + xr) / 2 - mid) / w
+            if asym > 0.03:
+                continue
+            strength = min(left[a], right[b]) / scale
+            score = strength - 40 * asym
+            if best is None or score > best[0]:
+                best = (score, strength, xl, xr)
+    if best is None or best[1] < 2.0:
+        return geometry
+    return geometry.with_bar(best[2] + 0.5, best[3] + 0.5)

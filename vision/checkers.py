@@ -1,0 +1,242 @@
+"""The checker stage: find the stack on each point of a canonical (warped) field image.
+
+Colour alone cannot find checkers on real boards (black checkers on black points, white on
+ivory, red on red), so this stage looks for *shape*: a checker seen from above is a disc whose
+rim gives a gradient pointing across the rim, i.e. radially.  For every candidate centre along a
+point's axis a ring of the expected checker radius is sampled and scored by how much of the
+colour gradient on it is radial rather than tangential (straight triangle edges crossing a ring
+are mostly tangential somewhere and cancel out).  A stack is then a chain of such centres that
+starts at the field edge and advances by roughly one diameter (less when the player overlaps a
+tall stack).  Bar checkers are found the same way along the bar's axis.
+
+The stage returns image-space facts only (centres, scores, mean colours); naming colours and
+mapping them to players happens in :mod:`vision.reader` with the calibration.
+
+>>> import numpy as np
+>>> from calibration.geometry import BoardGeometry
+>>> geo = BoardGeometry.default(aspect=0.9)
+>>> field = np.full((geo.height, geo.width, 3), 200, np.uint8)
+>>> found = find_checkers(field, geo)
+>>> sum(len(s.centres) for s in found.stacks)
+0
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+import cv2
+import numpy as np
+
+from calibration.geometry import POINTS_PER_ROW, BoardGeometry
+
+#: Samples on each ring.
+#: Ring directions checked for a radial edge, the edge strength that counts (share of the
+#: capped gradient), and the share of directions a checker needs.
+COVERAGE_ANGLES = 32
+EDGE_LEVEL = 0.25
+COVERAGE_THRESHOLD = 0.8
+#: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
+#: radii apart; players overlap tall stacks down to about 1.1 radii.
+MIN_STEP, MAX_STEP = 1.15, 2.45
+#: Where the first checker's centre may be, in radii from the field edge.
+FIRST_MIN, FIRST_MAX = 0.4, 2.0
+
+
+@dataclass
+class Stack:
+    """Checkers found on one point (or the bar): centres in canonical pixels and evidence."""
+
+    row: str  # "top", "bottom" or "bar"
+    column: int  # 0..11 left to right; 0 for the bar
+    centres: list[tuple[float, float]] = dc_field(default_factory=list)
+    scores: list[float] = dc_field(default_factory=list)
+    colours: list[np.ndarray] = dc_field(default_factory=list)  # Lab means, one per checker
+    #: Best score of a rejected further checker (how close the stack came to one more).
+    next_score: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return len(self.centres)
+
+
+@dataclass
+class CheckerFindings:
+    stacks: list[Stack]  # 12 top, 12 bottom, then the bar
+    radius: float
+    threshold: float
+
+    def row(self, name: str) -> list[Stack]:
+        return [s for s in self.stacks if s.row == name]
+
+
+class RingScorer:
+    """Ring evidence for checker centres on one canonical image.
+
+    Per pixel, the colour gradient's orientation is kept as the doubled-angle vector
+    ``(a, b) = w (cos 2phi, sin 2phi)`` with ``w`` the capped gradient strength, so that on a
+    ring around a centre the sample ``a cos 2t + b sin 2t`` (t the ring angle) is +w where the
+    gradient is radial, -w where it is tangential, whichever side is darker.
+
+    * The *coarse* score of every centre at once is the ring-weighted mean of that sample, two
+      filterings with ring kernels.
+    * The *coverage* of a candidate centre is the share of ring directions that show a radial
+      edge.  A checker's rim is radial all round (bar an arc hidden by a neighbour in an overlapped
+      stack); the incircle of a triangle touches its three sides at three places only, which is
+      what tells a real checker from an empty point's triangle base.
+    """
+
+    def __init__(self, field: np.ndarray, radius: float) -> None:
+        lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+        self.lab = lab
+        self.height, self.width = field.shape[:2]
+        self.radius = radius
+        smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
+        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+        # Chroma channels matter for red-on-red style boards; lightness carries most rims.
+        jxx = (gx * gx).sum(axis=2)
+        jyy = (gy * gy).sum(axis=2)
+        jxy = (gx * gy).sum(axis=2)
+        energy = jxx + jyy + 1e-6
+        mag = np.sqrt(energy)
+        cap = float(np.percentile(mag, 80)) + 1e-3
+        weight = np.minimum(mag, cap) / cap / energy
+        self.a = (jxx - jyy) * weight
+        self.b = 2 * jxy * weight
+        k = int(np.ceil(radius * 1.25))
+        yy, xx = np.mgrid[-k:k + 1, -k:k + 1].astype(np.float32)
+        rr = np.sqrt(xx ** 2 + yy ** 2) + 1e-6
+        ring = np.exp(-0.5 * ((rr - radius) / max(1.0, radius * 0.1)) ** 2)
+        ring /= ring.sum()
+        cos2 = (xx ** 2 - yy ** 2) / rr ** 2
+        sin2 = 2 * xx * yy / rr ** 2
+        self.map = (cv2.filter2D(self.a, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
+                    + cv2.filter2D(self.b, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT))
+        angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+        self._cos, self._sin = np.cos(angles), np.sin(angles)
+        self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
+
+    def score(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """Coarse scores of centres (any broadcastable shapes), nearest pixel."""
+        xs = np.clip(np.rint(cx).astype(np.int32), 0, self.width - 1)
+        ys = np.clip(np.rint(cy).astype(np.int32), 0, self.height - 1)
+        return self.map[ys, xs]
+
+    def coverage(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """Share of ring directions with a radial edge, for centres given as 1-D arrays."""
+        cx = np.asarray(cx, np.float32)[:, None, None]
+        cy = np.asarray(cy, np.float32)[:, None, None]
+        radii = self.radius * np.array([0.82, 0.91, 1.0, 1.09, 1.18], np.float32)[None, :, None]
+        fx = np.rint(cx + radii * self._cos).astype(np.int32)
+        fy = np.rint(cy + radii * self._sin).astype(np.int32)
+        # Directions that leave the field are not evidence either way: a checker pushed against
+        # the far edge of a tilted board is partly hidden under the frame.
+        inside = ((fx[:, 0] >= 0) & (fx[:, 0] < self.width) & (fy[:, 0] >= 0)
+                  & (fy[:, 0] < self.height))
+        xs = np.clip(fx, 0, self.width - 1)
+        ys = np.clip(fy, 0, self.height - 1)
+        radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
+        best = radial.max(axis=1)  # (centres, angles): the rim may sit at any of the radii
+        seen = inside.sum(axis=1)
+        cover = ((best > EDGE_LEVEL) & inside).sum(axis=1) / np.maximum(seen, 1)
+        return np.where(seen >= 0.6 * COVERAGE_ANGLES, cover, 0.0)
+
+    def disc_colour(self, x: float, y: float) -> np.ndarray:
+        r = max(2, int(self.radius * 0.5))
+        xi, yi = int(round(x)), int(round(y))
+        patch = self.lab[max(0, yi - r): yi + r + 1, max(0, xi - r): xi + r + 1]
+        if patch.size == 0:
+            return np.zeros(3, np.float32)
+        return np.median(patch.reshape(-1, 3), axis=0)
+
+
+def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
+    """Indices of local maxima of a 1-D profile within +-spread samples."""
+    dilated = cv2.dilate(profile.reshape(1, -1).astype(np.float32),
+                         np.ones((1, 2 * spread + 1), np.uint8)).ravel()
+    return np.nonzero((profile >= dilated) & (profile > 0))[0]
+
+
+def _chain(ys: np.ndarray, scores: np.ndarray, radius: float, threshold: float,
+           limit: float) -> tuple[list[int], float]:
+    """Greedy stack from the edge over candidate centres (distances ``ys`` from the edge):
+    indices of accepted centres, and the best rejected follow-up score."""
+    chosen: list[int] = []
+    position = 0.0
+    lo, hi = FIRST_MIN, FIRST_MAX
+    while True:
+        window = np.nonzero((ys >= position + lo * radius) & (ys <= position + hi * radius)
+                            & (ys <= limit))[0]
+        if window.size == 0:
+            return chosen, 0.0
+        best = window[np.argmax(scores[window])]
+        if scores[best] < threshold:
+            return chosen, float(scores[best])
+        chosen.append(int(best))
+        position = float(ys[best])
+        lo, hi = MIN_STEP, MAX_STEP
+
+
+def find_checkers(field: np.ndarray, geometry: BoardGeometry,
+                  threshold: float = COVERAGE_THRESHOLD) -> CheckerFindings:
+    """Find the checkers on every point and on the bar of a canonical field image."""
+    radius = geometry.checker_radius
+    scorer = RingScorer(field, radius)
+    h = geometry.height
+    ys = np.arange(radius * FIRST_MIN, h - radius * 0.5, 1.0, dtype=np.float32)
+    lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
+    spread = max(1, int(radius * 0.3))
+    limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
+    stacks: list[Stack] = []
+    for row in ("top", "bottom"):
+        for column in range(POINTS_PER_ROW):
+            cx = geometry.column_x(column) + lateral[:, None]
+            cy = ys[None, :] if row == "top" else (h - ys)[None, :]
+            grid = scorer.score(cx, cy)
+            best_lateral = np.argmax(grid, axis=0)
+            profile = grid[best_lateral, np.arange(ys.size)]
+            peaks = _peaks(profile, spread)
+            px = cx[best_lateral[peaks], 0]
+            py = cy[0, peaks]
+            cover = scorer.coverage(px, py) if peaks.size else np.zeros(0)
+            chosen, next_score = _chain(ys[peaks], cover, radius, threshold, limit)
+            stack = Stack(row, column, next_score=next_score)
+            for i in chosen:
+                x, y = float(px[i]), float(py[i])
+                stack.centres.append((x, y))
+                stack.scores.append(float(cover[i]))
+                stack.colours.append(scorer.disc_colour(x, y))
+            stacks.append(stack)
+    stacks.append(_bar_stack(scorer, geometry, threshold))
+    return CheckerFindings(stacks, radius, threshold)
+
+
+def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:
+    """Checkers on the bar: separate, well-covered rings along the bar's axis."""
+    radius = scorer.radius
+    h = geometry.height
+    ys = np.arange(radius, h - radius, 1.0, dtype=np.float32)
+    lateral = np.array([-0.25, 0.0, 0.25], np.float32) * radius
+    grid = scorer.score(geometry.bar_x + lateral[:, None], ys[None, :])
+    best_lateral = np.argmax(grid, axis=0)
+    profile = grid[best_lateral, np.arange(ys.size)]
+    peaks = _peaks(profile, max(1, int(radius * 0.3)))
+    px = geometry.bar_x + lateral[best_lateral[peaks]]
+    py = ys[peaks]
+    cover = scorer.coverage(px, py) if peaks.size else np.zeros(0)
+    stack = Stack("bar", 0)
+    taken: list[float] = []
+    for i in np.argsort(cover)[::-1]:
+        if cover[i] < threshold:
+            break
+        y = float(py[i])
+        if any(abs(y - t) < 1.6 * radius for t in taken):
+            continue
+        taken.append(y)
+        x = float(px[i])
+        stack.centres.append((x, y))
+        stack.scores.append(float(cover[i]))
+        stack.colours.append(scorer.disc_colour(x, y))
+        if len(taken) >= 15:
+            break
+    return stack
