@@ -329,7 +329,12 @@ class Gnubg:
 
     def _died(self, what: str) -> GnubgDied:
         process = self._process
-        status = process.poll() if process is not None else None
+        status = None
+        if process is not None:
+            try:  # the pipe closes a moment before the exit status is there
+                status = process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
         tail = self._log_tail()
         self._abandon()
         detail = f" (exit status {status})" if status is not None else ""
@@ -429,6 +434,20 @@ class Gnubg:
     def state_from_xgid(self, xgid: str) -> GnubgState:
         """Everything gnubg read from ``xgid``: IDs, board and its own cube/score/dice fields."""
         return _state(self._request({"op": "xgid", "xgid": xgid})["state"])
+
+    def position_id_of(self, board: Iterable[Iterable[int]]) -> str:
+        """gnubg's own Position ID encoder (``gnubg.positionid(board)``) applied to ``board``,
+        given as ``(side not on roll, side on roll)``, 25 counts each in own numbering (gnubg's
+        layout; for an engine position ``(pos.board[other(pos.turn)], pos.board[pos.turn])``).
+        """
+        sides = [list(side) for side in board]
+        return self._request({"op": "position_id_of", "board": sides})["position_id"]
+
+    def board_of(self, position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """gnubg's own decoding of a Position ID (``gnubg.positionfromid``):
+        ``(side not on roll, side on roll)``."""
+        board = self._request({"op": "board_of", "position_id": position_id})["board"]
+        return tuple(board[0]), tuple(board[1])
 
     def read_ids(self, position_id: str, match_id: str | None = None) -> GnubgState:
         """Let gnubg read a Position ID (``set board``) or both IDs (``set gnubgid POS:MATCH``)
@@ -631,7 +650,7 @@ def run_checked(command, marks=ERROR_MARKS):
 
 def human_session():
     """Both players human, 0-ply hints, a money game in progress."""
-    for command in ("set player 0 human", "set player 1 human",
+    for command in ("set player 0 human", "set player 1 human", "set automatic game off",
                     "set evaluation chequerplay evaluation plies 0",
                     "set evaluation cubedecision evaluation plies 0",
                     "new session", "new game"):
@@ -740,6 +759,21 @@ def op_ids(request):
     return {"state": state()}
 
 
+def op_position_id_of(request):
+    board = request["board"]
+    if len(board) != 2 or any(len(side) != 25 for side in board):
+        raise Refused("a board is two sides of 25 counts")
+    return {"position_id": gnubg.positionid((tuple(board[0]), tuple(board[1])))}
+
+
+def op_board_of(request):
+    try:
+        board = gnubg.positionfromid(request["position_id"])
+    except Exception as exc:
+        raise Refused("gnubg cannot read Position ID %r: %s" % (request["position_id"], exc))
+    return {"board": [list(side) for side in board]}
+
+
 def op_play_match(request):
     names = request["names"]
     for command in ("set player 0 gnubg", "set player 1 gnubg",
@@ -821,6 +855,7 @@ def op_replay(request):
 
 
 OPS = {"hello": op_hello, "legal": op_legal, "move": op_move, "xgid": op_xgid, "ids": op_ids,
+       "position_id_of": op_position_id_of, "board_of": op_board_of,
        "play_match": op_play_match, "replay": op_replay}
 
 
