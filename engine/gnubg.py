@@ -28,7 +28,6 @@ Errors: :class:`GnubgNotFound` when the binary is missing, :class:`GnubgDied` wh
 ends or breaks its pipe, :class:`GnubgTimeout` when an answer does not come in time (the process
 is then killed), :class:`GnubgError` when gnubg refuses a request (a bad ID, an unreadable file).
 
->>> import os
 >>> try:
 ...     Gnubg(binary="/nonexistent/gnubg")
 ... except GnubgNotFound as exc:
@@ -40,7 +39,7 @@ With gnubg installed (skipped here; the tests in ``tests/gnubg`` run it)::
     with Gnubg() as gnubg:
         gnubg.legal_result_ids("4HPwATDgc/ABMA", (6, 2))      # 14 Position IDs
         gnubg.position_id_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10")
-        # ('4HPwATDgc/ABMA', 'cAkLAAAAAAAA') style answer
+        # ('4HPwATDgc/ABMA', 'cImqAAAAAAAE')
         files = gnubg.play_match(3, seed=1)                  # {"mat": ..., "sgf": ...}
     records = replay_file("match.mat")                       # list of ReplayRecord
 """
@@ -48,6 +47,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -120,9 +120,13 @@ class GnubgPlay:
 
     ``move`` is gnubg's notation in the mover's numbering (``"24/18 13/11"``, ``"bar/20*/16"``);
     ``steps`` are gnubg's parse of it, ``(from, to)`` single-die steps with 25 = bar, 0 = off;
-    ``result_id`` is the Position ID after the play with the mover still the side "on roll"
-    (unswapped), which is how gnubg's move generator keys its moves
-    (``PositionKey`` of the board after ``ApplyMove``, before ``SwapSides``).
+    ``result_id`` is the Position ID of the board right after the play, seen from the mover:
+    the mover is still the side "on roll" (unswapped), the convention of gnubg's move generator
+    and of ``Play.result``.  The driver builds it by applying gnubg's parsed steps to gnubg's
+    board and encoding with gnubg's ``positionid``; gnubg's own ``move`` command then swaps
+    sides for the opponent (``tests/gnubg`` checks the two agree, hits and bear-offs included).
+    gnubg shortens some moves (``"2/off"`` for a 3-1 that plays 2/1/off); ``steps`` follow
+    the text, so compare plays by ``result_id``, not by steps.
     """
 
     move: str
@@ -359,10 +363,11 @@ class Gnubg:
     def _request(self, request: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         if self._process is None:
             raise GnubgDied("this gnubg client is closed (open a new Gnubg)")
-        line = (json.dumps(request) + "\n").encode("utf-8")
+        line = memoryview((json.dumps(request) + "\n").encode("utf-8"))
         try:
-            os.write(self._request_write, line)
-        except (BrokenPipeError, OSError):
+            while line:
+                line = line[os.write(self._request_write, line):]
+        except OSError:
             raise self._died(f"before request {request['op']!r}") from None
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while b"\n" not in self._buffer:
@@ -383,7 +388,10 @@ class Gnubg:
                 raise self._died(f"during request {request['op']!r}")
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
-        answer = json.loads(raw)
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            raise GnubgError(f"gnubg's driver answered {request['op']!r} with {raw[:200]!r}") from None
         if not answer.get("ok"):
             raise GnubgError(answer.get("error", "gnubg refused the request"))
         return answer
@@ -482,8 +490,10 @@ class Gnubg:
         if not isinstance(seed, int) or seed < 0:
             raise GnubgError(f"seed must be a whole number >= 0, got {seed!r}")
         for name in names:
-            if not name or any(c.isspace() for c in name) or '"' in name:
-                raise GnubgError(f"player names must be non-empty without spaces, got {name!r}")
+            if not re.fullmatch(r"[A-Za-z0-9_.-]{1,31}", name):
+                raise GnubgError(
+                    f"player names are 1-31 letters, digits, '_', '.' or '-', got {name!r}"
+                )
         answer = self._request(
             {"op": "play_match", "length": length, "seed": seed, "names": list(names)},
             timeout=timeout if timeout is not None else max(self.timeout, 30.0 + 5.0 * length),

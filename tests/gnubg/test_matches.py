@@ -92,7 +92,7 @@ def test_play_match_rejects_bad_arguments(gnubg):
         gnubg.play_match(0, seed=1)
     with pytest.raises(GnubgError, match="seed"):
         gnubg.play_match(3, seed=-1)
-    with pytest.raises(GnubgError, match="names"):
+    with pytest.raises(GnubgError, match="player names"):
         gnubg.play_match(3, seed=1, names=("two words", "x"))
 
 
