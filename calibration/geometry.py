@@ -14,7 +14,7 @@ measures the bar from the warped image rather than assuming it.
 (410.0, 380.0)
 >>> geo = BoardGeometry.default(aspect=0.9)
 >>> geo.width, geo.height, round(geo.point_width, 1)
-(480, 432, 37.4)
+(320, 288, 25.1)
 >>> geo.column_x(0) < geo.column_x(5) < geo.bar_left < geo.bar_right < geo.column_x(6)
 True
 """
@@ -92,12 +92,43 @@ def check_corners(points: Sequence[Sequence[float]]) -> Corners:
     return tuple((float(x), float(y)) for x, y in quad)  # type: ignore[return-value]
 
 
-def field_aspect(corners: Corners) -> float:
-    """Height over width of the field, estimated from the corner quadrilateral's sides."""
-    q = np.asarray(corners)
+def field_aspect(corners: Corners, frame_size: tuple[int, int] | None = None) -> float:
+    """Height over width of the real field, from its corners in a frame.
+
+    Under perspective the quadrilateral's side lengths mislead (a board tilted away looks
+    squat), so when the frame size is known this recovers the rectangle's true aspect with a
+    pinhole camera whose principal point is the frame centre (Zhang and He, "Whiteboard scanning
+    and image enhancement", 2007); it falls back to the side lengths when the view is nearly
+    square-on or the estimate is implausible.
+
+    >>> round(field_aspect(((0, 0), (100, 0), (100, 90), (0, 90))), 2)
+    0.9
+    """
+    q = np.asarray(corners, np.float64)
     width = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     height = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    return float(np.clip(height / max(width, 1e-6), 0.55, 1.3))
+    naive = float(np.clip(height / max(width, 1e-6), 0.55, 1.3))
+    if frame_size is None:
+        return naive
+    u0, v0 = frame_size[0] / 2, frame_size[1] / 2
+    m1, m2, m4, m3 = (np.array([x - u0, y - v0, 1.0]) for x, y in q)  # TL, TR, BR, BL
+    k2 = np.dot(np.cross(m1, m4), m3) / np.dot(np.cross(m2, m4), m3)
+    k3 = np.dot(np.cross(m1, m4), m2) / np.dot(np.cross(m3, m4), m2)
+    n2 = k2 * m2 - m1
+    n3 = k3 * m3 - m1
+    if abs(n2[2] * n3[2]) < 1e-9:
+        ratio = np.hypot(n2[0], n2[1]) / max(np.hypot(n3[0], n3[1]), 1e-9)
+    else:
+        f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / (n2[2] * n3[2])
+        diagonal = float(np.hypot(*frame_size))
+        if not (0.25 * diagonal) ** 2 < f2 < (12 * diagonal) ** 2:
+            return naive  # nearly square-on: the focal length is not observable
+        ratio = np.sqrt((n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2)
+                        / (n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2))
+    aspect = 1.0 / ratio
+    if not 0.55 <= aspect <= 1.3:
+        return naive
+    return float(aspect)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,10 @@ from calibration.geometry import POINTS_PER_ROW, BoardGeometry
 COVERAGE_ANGLES = 32
 EDGE_LEVEL = 0.25
 COVERAGE_THRESHOLD = 0.8
+#: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
+AXIS_ARC_DEG = 55
+#: Centres closer than this (in radii) overlap: each hides part of the other's rim.
+OVERLAP_BELOW = 1.85
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.15, 2.45
@@ -115,6 +119,8 @@ class RingScorer:
         angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
         self._cos, self._sin = np.cos(angles), np.sin(angles)
         self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
+        axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
+        self._up, self._down = self._sin < -axis_arc, self._sin > axis_arc
 
     def score(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         """Coarse scores of centres (any broadcastable shapes), nearest pixel."""
@@ -122,8 +128,12 @@ class RingScorer:
         ys = np.clip(np.rint(cy).astype(np.int32), 0, self.height - 1)
         return self.map[ys, xs]
 
-    def coverage(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-        """Share of ring directions with a radial edge, for centres given as 1-D arrays."""
+    def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Share of ring directions showing a radial edge, for centres given as 1-D arrays:
+        all round, without the arc facing the board's centre, and without the arc facing the
+        edge (``edge_up``: the point's edge is above the centre in the image).  In an overlapped
+        stack a neighbour lying on top hides one of those arcs."""
         cx = np.asarray(cx, np.float32)[:, None, None]
         cy = np.asarray(cy, np.float32)[:, None, None]
         radii = self.radius * np.array([0.82, 0.91, 1.0, 1.09, 1.18], np.float32)[None, :, None]
@@ -136,10 +146,15 @@ class RingScorer:
         xs = np.clip(fx, 0, self.width - 1)
         ys = np.clip(fy, 0, self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
-        best = radial.max(axis=1)  # (centres, angles): the rim may sit at any of the radii
-        seen = inside.sum(axis=1)
-        cover = ((best > EDGE_LEVEL) & inside).sum(axis=1) / np.maximum(seen, 1)
-        return np.where(seen >= 0.6 * COVERAGE_ANGLES, cover, 0.0)
+        hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
+        near, far = (self._up, self._down) if edge_up else (self._down, self._up)
+
+        def share(keep: np.ndarray) -> np.ndarray:
+            seen = (inside & keep).sum(axis=1)
+            got = (hit & keep).sum(axis=1) / np.maximum(seen, 1)
+            return np.where(seen >= 0.6 * keep.sum(), got, 0.0)
+
+        return share(np.ones_like(near)), share(~far), share(~near)
 
     def disc_colour(self, x: float, y: float) -> np.ndarray:
         r = max(2, int(self.radius * 0.5))
@@ -157,24 +172,69 @@ def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
     return np.nonzero((profile >= dilated) & (profile > 0))[0]
 
 
-def _chain(ys: np.ndarray, scores: np.ndarray, radius: float, threshold: float,
-           limit: float) -> tuple[list[int], float]:
-    """Greedy stack from the edge over candidate centres (distances ``ys`` from the edge):
-    indices of accepted centres, and the best rejected follow-up score."""
-    chosen: list[int] = []
-    position = 0.0
-    lo, hi = FIRST_MIN, FIRST_MAX
-    while True:
-        window = np.nonzero((ys >= position + lo * radius) & (ys <= position + hi * radius)
-                            & (ys <= limit))[0]
-        if window.size == 0:
-            return chosen, 0.0
-        best = window[np.argmax(scores[window])]
-        if scores[best] < threshold:
-            return chosen, float(scores[best])
-        chosen.append(int(best))
-        position = float(ys[best])
-        lo, hi = MIN_STEP, MAX_STEP
+def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
+           radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
+    """The longest consistent stack from the edge over candidate centres (distances ``ys`` from
+    the edge, ascending).
+
+    Every checker must show its rim except where a neighbour lying on it hides it: when each
+    checker lies on the one before (toward the centre on top, the usual way) a checker followed
+    closely by another shows all but its far arc (``no_far``); the other way round all but its
+    near arc (``no_near``).  The first checker must sit near the edge and each next one a
+    plausible step further.  Returns the chosen indices and the best score of a candidate that
+    could have extended the stack.
+    """
+    n = len(ys)
+    if n == 0:
+        return [], 0.0
+    first = (ys >= FIRST_MIN * radius) & (ys <= FIRST_MAX * radius)
+    step = ys[None, :] - ys[:, None]
+    follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
+    overlap = follows & (step < OVERLAP_BELOW * radius)
+    ok = full >= threshold
+    # Later on top: backwards, best chain starting at j.
+    length_a = np.zeros(n, int)
+    next_a = np.full(n, -1)
+    for j in range(n - 1, -1, -1):
+        if ok[j]:
+            length_a[j] = 1
+        for k in np.nonzero(follows[j])[0]:
+            need = no_far[j] if overlap[j, k] else full[j]
+            if need >= threshold and length_a[k] and 1 + length_a[k] > length_a[j]:
+                length_a[j] = 1 + length_a[k]
+                next_a[j] = k
+    # Earlier on top: forwards, best chain from the edge ending at j.
+    length_b = np.zeros(n, int)
+    prev_b = np.full(n, -1)
+    for j in range(n):
+        if first[j] and ok[j]:
+            length_b[j] = 1
+        for i in np.nonzero(follows[:, j])[0]:
+            need = no_near[j] if overlap[i, j] else full[j]
+            if need >= threshold and length_b[i] and 1 + length_b[i] > length_b[j]:
+                length_b[j] = 1 + length_b[i]
+                prev_b[j] = i
+    starts = np.nonzero(first)[0]
+    best_a = max(starts, key=lambda j: (length_a[j], full[j]), default=None)
+    chain: list[int] = []
+    if best_a is not None and length_a[best_a]:
+        j = best_a
+        while j >= 0:
+            chain.append(int(j))
+            j = next_a[j]
+    if length_b.max() > len(chain):
+        j = int(np.argmax(length_b))
+        back = []
+        while j >= 0:
+            back.append(j)
+            j = prev_b[j]
+        chain = back[::-1]
+    if chain:
+        beyond = follows[chain[-1]]
+    else:
+        beyond = first
+    rival = float(full[beyond].max()) if np.any(beyond) else 0.0
+    return chain, rival
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
@@ -198,8 +258,13 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             peaks = _peaks(profile, spread)
             px = cx[best_lateral[peaks], 0]
             py = cy[0, peaks]
-            cover = scorer.coverage(px, py) if peaks.size else np.zeros(0)
-            chosen, next_score = _chain(ys[peaks], cover, radius, threshold, limit)
+            if peaks.size:
+                full, no_far, no_near = scorer.coverage(px, py, edge_up=row == "top")
+            else:
+                full = no_far = no_near = np.zeros(0)
+            chosen, next_score = _chain(ys[peaks], full, no_far, no_near, radius, threshold,
+                                        limit)
+            cover = np.maximum(full, np.maximum(no_far, no_near))
             stack = Stack(row, column, next_score=next_score)
             for i in chosen:
                 x, y = float(px[i]), float(py[i])
@@ -223,7 +288,7 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) ->
     peaks = _peaks(profile, max(1, int(radius * 0.3)))
     px = geometry.bar_x + lateral[best_lateral[peaks]]
     py = ys[peaks]
-    cover = scorer.coverage(px, py) if peaks.size else np.zeros(0)
+    cover = scorer.coverage(px, py)[0] if peaks.size else np.zeros(0)
     stack = Stack("bar", 0)
     taken: list[float] = []
     for i in np.argsort(cover)[::-1]:

@@ -1,0 +1,209 @@
+"""What ties one camera to one board: corners, bar, colours, sides; saved as versioned JSON.
+
+A calibration is fitted once from a frame (the starting position is the natural one: it tells
+which colour's home board is where) and then used for every frame of a session.  It also keeps a
+small picture of the board's frame around the field, so a bumped camera or board is noticed.
+
+>>> cal = Calibration(corners=((0, 0), (100, 0), (100, 90), (0, 90)), colours=("white", "black"),
+...                   colour_lab=((230, 128, 130), (40, 128, 128)), x_colour="white")
+>>> cal.player_of("white"), cal.player_of("black")
+(1, 0)
+>>> Calibration.from_json(cal.to_json()) == cal
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.geometry import (
+    BoardGeometry, Corners, GeometryError, check_corners, field_aspect, homography,
+)
+from engine.position import O, X
+
+VERSION = 1
+HOME_CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
+#: Size of the stored picture of the board's frame around the field (canonical scale / 4).
+SIGNATURE_SCALE = 0.25
+#: How far outside the field the frame picture reaches, as a share of the field width.
+SIGNATURE_MARGIN = 0.05
+#: Below this normalised correlation with the stored frame picture the board counts as moved.
+MOVED_BELOW = 0.55
+
+
+class CalibrationError(ValueError):
+    """A calibration that cannot be made, read or used."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Corners of the field, the bar, the two checker colours and who plays which.
+
+    ``x_home`` says where player X's home board is on the upright field; O's home is in the
+    other row on the same side (X's 1-point and O's 24-point face each other).
+    """
+
+    corners: Corners
+    colours: tuple[str, str] = ("white", "black")
+    colour_lab: tuple[tuple[float, float, float], tuple[float, float, float]] = (
+        (230.0, 128.0, 130.0), (45.0, 128.0, 128.0))
+    x_colour: str = "white"
+    x_home: str = "bottom-right"
+    bar: tuple[float, float] | None = None  # bar edges as shares of the canonical width
+    aspect: float | None = None
+    frame_size: tuple[int, int] | None = None
+    signature: tuple[int, ...] = field(default=(), repr=False)
+    version: int = VERSION
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "corners", check_corners(self.corners))
+        object.__setattr__(self, "colours", tuple(self.colours))
+        object.__setattr__(self, "colour_lab",
+                           tuple(tuple(float(v) for v in c) for c in self.colour_lab))
+        if len(self.colours) != 2 or self.colours[0] == self.colours[1]:
+            raise CalibrationError(f"a calibration names two different colours, got {self.colours}")
+        if self.x_colour not in self.colours:
+            raise CalibrationError(
+                f"X's colour {self.x_colour!r} is not one of the colours {list(self.colours)}")
+        if self.x_home not in HOME_CORNERS:
+            raise CalibrationError(f"x_home is one of {', '.join(HOME_CORNERS)}; got {self.x_home!r}")
+        if self.bar is not None:
+            object.__setattr__(self, "bar", tuple(float(v) for v in self.bar))
+        if self.frame_size is not None:
+            object.__setattr__(self, "frame_size", tuple(int(v) for v in self.frame_size))
+        object.__setattr__(self, "signature", tuple(int(v) for v in self.signature))
+
+    # --- players ---------------------------------------------------------------------------
+
+    def player_of(self, colour: str) -> int:
+        """The engine player (X or O) who plays ``colour``."""
+        if colour not in self.colours:
+            raise CalibrationError(f"colour {colour!r} is not one of {list(self.colours)}")
+        return X if colour == self.x_colour else O
+
+    def colour_of(self, player: int) -> str:
+        other = self.colours[1] if self.colours[0] == self.x_colour else self.colours[0]
+        return self.x_colour if player == X else other
+
+    # --- geometry --------------------------------------------------------------------------
+
+    def geometry(self) -> BoardGeometry:
+        aspect = self.aspect if self.aspect is not None else field_aspect(self.corners)
+        geo = BoardGeometry.default(aspect)
+        if self.bar is not None:
+            geo = geo.with_bar(self.bar[0] * geo.width, self.bar[1] * geo.width)
+        return geo
+
+    def homography(self) -> np.ndarray:
+        return homography(self.corners, self.geometry())
+
+    # --- the board's frame, to notice a bump -----------------------------------------------
+
+    def frame_picture(self, frame: np.ndarray) -> np.ndarray:
+        """The board's surround (a band just outside the field) as a small grey picture."""
+        return _frame_picture(frame, self.corners, self.geometry())
+
+    def with_signature(self, frame: np.ndarray) -> "Calibration":
+        picture = self.frame_picture(frame)
+        h, w = frame.shape[:2]
+        return _replace(self, signature=tuple(picture.ravel().tolist()), frame_size=(w, h))
+
+    def alignment(self, frame: np.ndarray) -> float | None:
+        """Normalised correlation (-1..1) of the frame's board surround with the stored one;
+        ``None`` when no picture was stored."""
+        if not self.signature:
+            return None
+        picture = self.frame_picture(frame).astype(np.float32).ravel()
+        stored = np.asarray(self.signature, np.float32)
+        if stored.size != picture.size:
+            return None
+        a = picture - picture.mean()
+        b = stored - stored.mean()
+        return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+    def moved(self, frame: np.ndarray) -> bool | None:
+        """True when the board is no longer where this calibration put it."""
+        if self.frame_size is not None and tuple(frame.shape[1::-1]) != self.frame_size:
+            return True
+        score = self.alignment(frame)
+        return None if score is None else score < MOVED_BELOW
+
+    # --- files -----------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["corners"] = [list(c) for c in self.corners]
+        return json.dumps(data, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Calibration":
+        try:
+            data: dict[str, Any] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"a calibration file is JSON: {exc}") from None
+        if not isinstance(data, dict) or "corners" not in data:
+            raise CalibrationError("not a bgbridge calibration (no corners)")
+        if int(data.get("version", 0)) > VERSION:
+            raise CalibrationError(
+                f"calibration version {data['version']} is newer than this bgbridge ({VERSION})")
+        known = {f for f in cls.__dataclass_fields__}
+        try:
+            return cls(**{k: v for k, v in data.items() if k in known})
+        except (TypeError, GeometryError) as exc:
+            raise CalibrationError(f"bad calibration: {exc}") from None
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write atomically: a crash never leaves half a calibration behind."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(self.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Calibration":
+        try:
+            text = Path(path).read_text()
+        except OSError as exc:
+            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from None
+        return cls.from_json(text)
+
+
+def _replace(cal: Calibration, **changes: Any) -> Calibration:
+    from dataclasses import replace
+    return replace(cal, **changes)
+
+
+def _frame_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
+    s = SIGNATURE_SCALE
+    w, h = geometry.width, geometry.height
+    margin = SIGNATURE_MARGIN * w
+    # Canonical coordinates of the widened rectangle, scaled down.
+    to_small = np.array([[s, 0, s * margin], [0, s, s * margin], [0, 0, 1]], np.float64)
+    matrix = to_small @ homography(corners, geometry)
+    size = (int(round(s * (w + 2 * margin))), int(round(s * (h + 2 * margin))))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_CONSTANT)
+    small = cv2.GaussianBlur(small, (0, 0), 1.0)
+    band = int(round(s * margin))
+    inner = int(round(s * margin * 0.6))
+    # Keep the band around the field edge: the frame outside and the field's rim just inside
+    # (checkers stand further in), not the playing area.
+    mask = np.ones(small.shape, bool)
+    mask[band + inner: size[1] - band - inner, band + inner: size[0] - band - inner] = False
+    return small[mask]

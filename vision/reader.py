@@ -1,0 +1,144 @@
+"""The board recognizer: one object whose ``read(frame)`` returns a :class:`BoardObservation`.
+
+Stages (each its own module with its own evaluation in :mod:`vision.evaluate`):
+
+1. localisation — the field's corners: from the calibration, from the caller, or found
+   automatically (:mod:`calibration.locate`);
+2. rectification — warp to the canonical top-down field and measure the bar
+   (:mod:`calibration.geometry`);
+3. checkers — stacks per point and on the bar (:mod:`vision.checkers`);
+4. colours — the two checker colours, from the calibration or clustered on the frame
+   (:mod:`calibration.colours`).
+
+>>> import numpy as np
+>>> from vision.render import render_board, RenderOptions
+>>> from engine.position import Position
+>>> scene = render_board(Position.start(), RenderOptions(seed=3, hard=False))
+>>> obs = BoardReader().read(scene.image, corners=scene.corners)
+>>> [r.count if r else 0 for r in obs.top] == [r.count if r else 0 for r in scene.truth.top]
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from calibration.calibration import Calibration
+from calibration.colours import name_pair, nearest, two_clusters
+from calibration.geometry import (
+    BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp,
+)
+from engine.position import CHECKERS_PER_SIDE
+from vision.checkers import CheckerFindings, Stack, find_checkers
+from vision.observation import BoardObservation, PointReading
+
+
+class ReadError(ValueError):
+    """A frame that cannot be read (no board found, unreadable image)."""
+
+
+@dataclass
+class Rectified:
+    """A frame warped to the canonical field, with the geometry measured on it."""
+
+    field: np.ndarray
+    geometry: BoardGeometry
+    corners: Corners
+
+
+def rectify(frame: np.ndarray, corners: Sequence[Sequence[float]],
+            calibration: Calibration | None = None) -> Rectified:
+    corners = check_corners(corners)
+    if calibration is not None and calibration.bar is not None:
+        geometry = calibration.geometry()
+        return Rectified(warp(frame, corners, geometry), geometry, corners)
+    geometry = BoardGeometry.default(field_aspect(corners, (frame.shape[1], frame.shape[0])))
+    field = warp(frame, corners, geometry)
+    return Rectified(field, find_bar(field, geometry), corners)
+
+
+def _sigmoid(x: float) -> float:
+    return float(1 / (1 + np.exp(-x)))
+
+
+class BoardReader:
+    """Reads checkers on every point, the bar, and (by count) borne off from a frame.
+
+    With a :class:`~calibration.calibration.Calibration` the corners, bar and colours come from
+    it and a moved board is reported; without one, pass ``corners`` or let it look for the board.
+    """
+
+    def __init__(self, calibration: Calibration | None = None) -> None:
+        self.calibration = calibration
+
+    def read(self, frame: np.ndarray, corners: Sequence[Sequence[float]] | None = None
+             ) -> BoardObservation:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ReadError("a frame is a colour (BGR) image")
+        moved = None
+        if corners is None and self.calibration is not None:
+            corners = self.calibration.corners
+            moved = self.calibration.moved(frame)
+        if corners is None:
+            from calibration.locate import locate_field
+            corners = locate_field(frame)
+        rect = rectify(frame, corners, self.calibration)
+        findings = find_checkers(rect.field, rect.geometry)
+        obs = self._observe(findings)
+        obs.corners = rect.corners
+        obs.board_moved = moved
+        return obs
+
+    # --- colours and counts ----------------------------------------------------------------
+
+    def _observe(self, findings: CheckerFindings) -> BoardObservation:
+        stacks = findings.stacks
+        colours = [c for s in stacks for c in s.colours]
+        owners = [i for i, s in enumerate(stacks) for _ in s.colours]
+        if self.calibration is not None:
+            names = self.calibration.colours
+            centres = np.asarray(self.calibration.colour_lab, np.float32)
+            if colours:
+                labels, margins = nearest(np.asarray(colours), centres)
+            else:
+                labels, margins = np.zeros(0, int), np.zeros(0)
+        else:
+            labels, centres = two_clusters(np.asarray(colours).reshape(-1, 3))
+            names = name_pair(centres)
+            if colours:
+                _, margins = nearest(np.asarray(colours), centres)
+            else:
+                margins = np.zeros(0)
+        votes = np.zeros((len(stacks), 2))
+        colour_margin = np.ones(len(stacks))
+        for owner, label, margin in zip(owners, labels, margins):
+            votes[owner, label] += 1
+            colour_margin[owner] = min(colour_margin[owner], 0.2 + margin)
+        readings: list[PointReading | None] = []
+        threshold = findings.threshold
+        for i, stack in enumerate(stacks[:-1]):
+            if stack.count == 0:
+                # Sure of "empty" as far as the best candidate stayed under the threshold.
+                readings.append(None)
+                continue
+            colour = names[int(np.argmax(votes[i]))]
+            agree = votes[i].max() / votes[i].sum()
+            shape_margin = min(min(stack.scores) - threshold, threshold - stack.next_score)
+            confidence = _sigmoid(25 * shape_margin) * min(1.0, 2 * colour_margin[i]) * agree
+            readings.append(PointReading(colour, stack.count, round(confidence, 3)))
+        bar_stack: Stack = stacks[-1]
+        bar: dict[str, int] = {}
+        for label in (labels[[j for j, o in enumerate(owners) if o == len(stacks) - 1]]
+                      if len(owners) else []):
+            bar[names[int(label)]] = bar.get(names[int(label)], 0) + 1
+        bar_conf = (_sigmoid(25 * (min(bar_stack.scores) - threshold))
+                    if bar_stack.scores else 1.0)
+        obs = BoardObservation(readings[:12], readings[12:24], bar, {}, tuple(names),
+                               bar_confidence=round(bar_conf, 3))
+        obs.off = obs.off_counts()
+        for name in names:
+            if obs.on_field(name) > CHECKERS_PER_SIDE:
+                obs.notes.append(f"more than {CHECKERS_PER_SIDE} {name} checkers seen")
+        return obs

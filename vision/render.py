@@ -1,0 +1,511 @@
+"""Synthetic labelled frames of backgammon boards: code, not stored images.
+
+:func:`render_board` draws a board of a given style with a given position top-down, puts it into a
+1280x720 camera frame through a perspective (tilt up to about 45 degrees, any rotation including
+90 degrees), and spoils the frame the way real cameras and rooms do: uneven light, glare,
+shadows, blur, sensor noise, JPEG, checkers off the centres of their points, tall overlapped
+stacks up to 15, dice (drawn by :mod:`vision.dice.render`), hands over the board's edge.  The
+returned :class:`Scene` carries the truth as a :class:`~vision.observation.BoardObservation` and the
+field corners in frame pixels.
+
+>>> from engine.position import Position
+>>> options = RenderOptions(seed=1, scheme=CHECKER_SCHEMES[0])
+>>> scene = render_board(Position.start(), options)
+>>> scene.image.shape, scene.truth.top[0]
+((720, 1280, 3), PointReading(colour='white', count=5, confidence=1.0))
+>>> sum(r.count for r in scene.truth.top + scene.truth.bottom if r)
+30
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from engine.position import O, X, Position
+from vision.observation import BoardObservation, PointReading, absolute_point
+
+FRAME_SIZE = (1280, 720)
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """Colours (BGR) and shapes of a board."""
+
+    name: str
+    field: tuple[int, int, int]
+    points: tuple[tuple[int, int, int], tuple[int, int, int]]
+    frame: tuple[int, int, int]
+    bar: tuple[int, int, int]
+    wood: bool = False
+    rounded_points: bool = False
+    logo: bool = False
+
+
+@dataclass(frozen=True)
+class CheckerScheme:
+    """Two checker colours (BGR) with the names a reader should give them."""
+
+    names: tuple[str, str]
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]]
+
+
+BOARD_STYLES: tuple[BoardStyle, ...] = (
+    BoardStyle("tournament", (205, 228, 236), ((30, 30, 30), (40, 35, 190)), (25, 25, 25),
+               (30, 30, 30)),
+    BoardStyle("fm-tan", (215, 222, 226), ((35, 32, 30), (90, 140, 175)), (40, 60, 90),
+               (40, 60, 90), logo=True),
+    BoardStyle("walnut", (50, 105, 165), ((225, 230, 232), (25, 25, 25)), (30, 65, 110),
+               (35, 70, 115), wood=True, rounded_points=True, logo=True),
+    BoardStyle("felt-olive", (110, 175, 190), ((35, 35, 60), (60, 105, 95)), (28, 28, 28),
+               (28, 28, 28)),
+    BoardStyle("green-cork", (70, 140, 80), ((170, 200, 215), (40, 60, 140)), (30, 50, 70),
+               (30, 50, 70)),
+    BoardStyle("blue-white", (200, 150, 90), ((235, 235, 235), (60, 40, 30)), (90, 70, 50),
+               (90, 70, 50)),
+    BoardStyle("black-board", (45, 45, 48), ((120, 120, 125), (35, 35, 150)), (20, 20, 20),
+               (20, 20, 20)),
+)
+
+CHECKER_SCHEMES: tuple[CheckerScheme, ...] = (
+    CheckerScheme(("white", "black"), ((232, 235, 236), (38, 36, 36))),
+    CheckerScheme(("red", "white"), ((40, 40, 190), (228, 232, 232))),
+    CheckerScheme(("red", "blue"), ((45, 45, 200), (160, 80, 35))),
+    CheckerScheme(("red", "ivory"), ((35, 30, 120), (200, 225, 235))),
+    CheckerScheme(("gold", "white"), ((40, 140, 200), (215, 215, 212))),
+    CheckerScheme(("black", "red"), ((40, 40, 40), (50, 50, 180))),
+)
+
+
+@dataclass
+class RenderOptions:
+    """What to draw; ``hard`` turns on the nuisances (strong tilt, glare, hands, JPEG...)."""
+
+    seed: int = 0
+    hard: bool = True
+    style: BoardStyle | None = None
+    scheme: CheckerScheme | None = None
+    dice: bool = True
+    hands: bool | None = None  # None: sometimes, in hard mode
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    corners: tuple[tuple[float, float], ...]
+    truth: BoardObservation
+    style: str
+    scheme: str
+    dice: list = field(default_factory=list)
+    hands: bool = False
+
+
+# --- positions --------------------------------------------------------------------------------
+
+
+def rows_from_position(position: Position, names: tuple[str, str],
+                       x_home: str = "bottom-right") -> BoardObservation:
+    """The rows as seen for a position, X playing ``names[0]``."""
+    top: list = [None] * 12
+    bottom: list = [None] * 12
+    for row_name, row in (("top", top), ("bottom", bottom)):
+        for column in range(12):
+            point = absolute_point(x_home, row_name, column)
+            if position.checkers(X, point):
+                row[column] = (names[0], position.checkers(X, point))
+            elif position.checkers(O, 25 - point):
+                row[column] = (names[1], position.checkers(O, 25 - point))
+    bar = {names[0]: position.checkers(X, 25), names[1]: position.checkers(O, 25)}
+    return BoardObservation.from_rows(top, bottom, names, bar)
+
+
+def random_rows(rng: np.random.Generator, names: tuple[str, str], max_reach: float,
+                hard: bool) -> BoardObservation:
+    """A random board: any spread of both colours, some on the bar, some off, tall stacks.
+
+    ``max_reach`` limits two facing stacks' combined length in checker diameters.
+    """
+    while True:
+        slots: dict[tuple[str, int], tuple[str, int]] = {}
+        bar: dict[str, int] = {}
+        free = [(row, c) for row in ("top", "bottom") for c in range(12)]
+        rng.shuffle(free)
+        for name in names:
+            on_bar = int(rng.choice([0, 0, 0, 0, 1, 1, 2, 3]))
+            off = int(rng.choice([0, 0, 0, 2, 5, 9, 13])) if rng.random() < 0.5 else 0
+            left = max(0, 15 - on_bar - off)
+            bar[name] = min(on_bar, 15)
+            if left == 0:
+                continue
+            if hard and rng.random() < 0.12:
+                points = 1  # one huge stack
+            else:
+                points = int(rng.integers(1, min(left, 9) + 1))
+            cuts = np.sort(rng.choice(np.arange(1, left), size=points - 1, replace=False)) \
+                if points > 1 else np.array([], int)
+            sizes = np.diff(np.concatenate([[0], cuts, [left]])).astype(int)
+            for size in sizes:
+                slot = free.pop()
+                slots[slot] = (name, int(size))
+        ok = True
+        for c in range(12):
+            a = slots.get(("top", c), ("", 0))[1]
+            b = slots.get(("bottom", c), ("", 0))[1]
+            if _reach(a) + _reach(b) > max_reach:
+                ok = False
+        if ok:
+            top = [slots.get(("top", c)) for c in range(12)]
+            bottom = [slots.get(("bottom", c)) for c in range(12)]
+            return BoardObservation.from_rows(top, bottom, names, bar)
+
+
+def _step(count: int) -> float:
+    """Spacing of checker centres in a stack of ``count``, in diameters: players overlap
+    stacks taller than five."""
+    if count <= 5:
+        return 1.0
+    return max(0.68, min(1.0, 4.6 / (count - 1)))
+
+
+def _reach(count: int) -> float:
+    return 0.0 if count == 0 else 1 + (count - 1) * _step(count)
+
+
+# --- drawing the board top-down ---------------------------------------------------------------
+
+
+def _shade(colour: Sequence[int], factor: float) -> tuple[int, int, int]:
+    return tuple(int(np.clip(c * factor, 0, 255)) for c in colour)  # type: ignore[return-value]
+
+
+def _texture(h: int, w: int, base: Sequence[int], rng: np.random.Generator, wood: bool
+             ) -> np.ndarray:
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if wood:
+        y = np.arange(h, dtype=np.float32)[:, None]
+        x = np.arange(w, dtype=np.float32)[None, :]
+        phase = rng.uniform(0, 6.28)
+        grain = np.sin(y * 0.045 + 3.0 * np.sin(x * 0.004 + phase) + 0.3 * np.sin(y * 0.31))
+        img *= (1 + 0.12 * grain)[..., None]
+    noise = rng.normal(0, 3.0, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    img += noise[..., None]
+    return img
+
+
+def _draw_checker(img: np.ndarray, centre: tuple[float, float], radius: float,
+                  colour: Sequence[int], rng: np.random.Generator) -> None:
+    """A checker with a soft shadow, a rim, a groove and a highlight, drawn in place."""
+    pad = int(radius * 3.2) + 4
+    x0, y0 = max(0, int(centre[0]) - pad), max(0, int(centre[1]) - pad)
+    x1, y1 = min(img.shape[1], int(centre[0]) + pad), min(img.shape[0], int(centre[1]) + pad)
+    patch = img[y0:y1, x0:x1]
+    s = 4  # sub-pixel bits
+    cx, cy = int((centre[0] - x0) * 16), int((centre[1] - y0) * 16)
+    r = int(radius * 16)
+    shadow = np.zeros(patch.shape[:2], np.float32)
+    cv2.circle(shadow, (cx + int(radius * 1.6), cy + int(radius * 2.2)), r, 1.0, -1,
+               cv2.LINE_AA, s)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), radius * 0.15)
+    patch *= (1 - 0.35 * shadow)[..., None]
+    base = np.asarray(colour, np.float32) * rng.uniform(0.94, 1.04)
+    light = float(base.mean())
+    if light > 90:
+        rim = _shade(base, 0.62)
+        groove = _shade(base, 0.8)
+    else:  # dark checkers show a lighter edge
+        rim = tuple(min(255, int(c) + 60) for c in base)
+        groove = tuple(min(255, int(c) + 25) for c in base)
+    cv2.circle(patch, (cx, cy), r, rim, -1, cv2.LINE_AA, s)
+    cv2.circle(patch, (cx, cy), int(r * 0.93), tuple(map(float, base)), -1, cv2.LINE_AA, s)
+    cv2.circle(patch, (cx, cy), int(r * rng.uniform(0.6, 0.75)), groove,
+               max(1, int(radius * 0.06)), cv2.LINE_AA, s)
+    hl = np.zeros(patch.shape[:2], np.float32)
+    cv2.ellipse(hl, (cx - r // 3, cy - r // 3), (r // 3, r // 5), -35, 0, 360, 1.0, -1,
+                cv2.LINE_AA, s)
+    hl = cv2.GaussianBlur(hl, (0, 0), radius * 0.12)
+    patch += (hl * rng.uniform(15, 45))[..., None]
+
+
+def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerScheme,
+                 rng: np.random.Generator, field_width: int = 900, aspect: float = 0.88,
+                 bar_fraction: float = 0.06, jitter: float = 0.06, dice: bool = True
+                 ) -> tuple[np.ndarray, tuple[float, float, float, float], list]:
+    """The whole board seen from straight above; returns the image (float BGR), the field
+    rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn."""
+    border = int(field_width * rng.uniform(0.035, 0.07))
+    tray = int(field_width * rng.uniform(0.0, 0.09))
+    fw, fh = field_width, int(field_width * aspect)
+    W, H = fw + 2 * border + 2 * tray, fh + 2 * border
+    img = _texture(H, W, style.frame, rng, wood=style.wood)
+    x0, y0 = border + tray, border
+    field_img = _texture(fh, fw, style.field, rng, wood=style.wood)
+    bar_w = fw * bar_fraction
+    bar_l, bar_r = fw / 2 - bar_w / 2, fw / 2 + bar_w / 2
+    pw_l, pw_r = bar_l / 6, (fw - bar_r) / 6
+    point_len = fh * rng.uniform(0.36, 0.42)
+    for row in ("top", "bottom"):
+        for c in range(12):
+            left = c * pw_l if c < 6 else bar_r + (c - 6) * pw_r
+            width = pw_l if c < 6 else pw_r
+            colour = style.points[(c + (row == "bottom")) % 2]
+            base_y = 0 if row == "top" else fh
+            tip_y = point_len if row == "top" else fh - point_len
+            poly = np.array([[left + 1, base_y], [left + width - 1, base_y],
+                             [left + width / 2, tip_y]], np.float32)
+            cv2.fillPoly(field_img, [np.int32(poly * 16)], tuple(map(float, colour)),
+                         cv2.LINE_AA, 4)
+            if style.rounded_points:
+                cy = width / 2 if row == "top" else fh - width / 2
+                cv2.circle(field_img, (int((left + width / 2) * 16), int(cy * 16)),
+                           int(width / 2 * 16), tuple(map(float, colour)), -1, cv2.LINE_AA, 4)
+    if style.logo:
+        for half in (0, 1):
+            cx = int(bar_l / 2) if half == 0 else int((bar_r + fw) / 2)
+            text = np.zeros((fh, fw), np.uint8)
+            cv2.putText(text, "fm", (cx - 40, fh // 2 + 15), cv2.FONT_HERSHEY_SIMPLEX, 1.8, 255, 4,
+                        cv2.LINE_AA)
+            ink = (200, 200, 200) if style.field[0] < 120 else (90, 90, 90)
+            alpha = (text.astype(np.float32) / 255)[..., None]
+            field_img[:] = field_img * (1 - alpha) + np.float32(ink) * alpha
+    # The bar: a raised strip with the frame's look.
+    bar_img = _texture(fh, int(math.ceil(bar_w)), style.bar, rng, wood=style.wood)
+    field_img[:, int(bar_l): int(bar_l) + bar_img.shape[1]] = bar_img[:, : fw - int(bar_l)]
+    cv2.line(field_img, (int(bar_l), 0), (int(bar_l), fh), _shade(style.bar, 0.6), 2)
+    cv2.line(field_img, (int(bar_r), 0), (int(bar_r), fh), _shade(style.bar, 0.6), 2)
+    img[y0: y0 + fh, x0: x0 + fw] = field_img
+    # Checkers.
+    pw = (pw_l + pw_r) / 2
+    radius = pw * rng.uniform(0.43, 0.49)
+    colour_of = dict(zip(scheme.names, scheme.colours))
+    for row_name, row in rows.rows().items():
+        for c, reading in enumerate(row):
+            if not reading:
+                continue
+            cx = (c + 0.5) * pw_l if c < 6 else bar_r + (c - 6 + 0.5) * pw_r
+            step = 2 * radius * _step(reading.count)
+            pos = radius * (1 + rng.uniform(0, 0.12))
+            for k in range(reading.count):
+                x = x0 + cx + rng.uniform(-jitter, jitter) * pw
+                y = y0 + (pos if row_name == "top" else fh - pos)
+                _draw_checker(img, (x, y), radius, colour_of[reading.colour], rng)
+                pos += step * rng.uniform(0.98, 1.06)
+    # Bar checkers: spread along the bar away from the middle.
+    bar_list = [n for n, k in rows.bar.items() for _ in range(k)]
+    for k, name in enumerate(bar_list):
+        side = -1 if k % 2 == 0 else 1
+        y = fh / 2 + side * radius * (2.2 + 2.15 * (k // 2)) * rng.uniform(1.0, 1.04)
+        _draw_checker(img, (x0 + fw / 2 + rng.uniform(-0.1, 0.1) * radius, y0 + y), radius,
+                      colour_of[name], rng)
+    drawn_dice = []
+    if dice:
+        drawn_dice = _draw_dice(img, rows, rng, (x0, y0), fw, fh, bar_l, bar_r, radius)
+    return img, (x0, y0, x0 + fw, y0 + fh), drawn_dice
+
+
+def _draw_dice(img: np.ndarray, rows: BoardObservation, rng: np.random.Generator,
+               origin: tuple[int, int], fw: int, fh: int, bar_l: float, bar_r: float,
+               radius: float) -> list:
+    try:
+        from vision.dice.render import STYLES, draw_die
+    except Exception:  # the dice renderer is another stage's; boards render without it
+        return []
+    # Dice lie in the middle band of one half, clear of stacks reaching into it.
+    half = int(rng.integers(0, 2))
+    columns = range(0, 6) if half == 0 else range(6, 12)
+    reach = max([_reach(r.count) if r else 0 for row in (rows.top, rows.bottom)
+                 for i, r in enumerate(row) if i in columns] + [0]) * 2 * radius
+    if reach > fh / 2 - radius * 1.6:
+        return []
+    x_lo, x_hi = (radius * 2, bar_l - radius * 2) if half == 0 else (bar_r + radius * 2,
+                                                                      fw - radius * 2)
+    style = str(rng.choice(sorted(STYLES)))
+    size = radius * rng.uniform(1.0, 1.3)
+    dice = []
+    x = rng.uniform(x_lo, (x_lo + x_hi) / 2)
+    uint = np.clip(img, 0, 255).astype(np.uint8)
+    for _ in range(2):
+        y = fh / 2 + rng.uniform(-0.4, 0.4) * (fh / 2 - reach - size)
+        dice.append(draw_die(uint, (origin[0] + x, origin[1] + y), size, int(rng.integers(1, 7)),
+                             angle_deg=float(rng.uniform(0, 90)), style=style, rng=rng))
+        x += size * rng.uniform(1.8, 3.0)
+    img[:] = uint
+    return dice
+
+
+# --- the camera -------------------------------------------------------------------------------
+
+
+def _camera_homography(src_rect: np.ndarray, rng: np.random.Generator, hard: bool,
+                       frame_size: tuple[int, int]) -> np.ndarray:
+    """A pinhole camera's view of the board's outline ``src_rect`` (4x2, board image pixels).
+
+    The camera is physical (principal point at the frame centre), so geometry recovered from a
+    frame, like the field's true aspect, is recoverable as it is from a real photo.
+    """
+    w, h = frame_size
+    tilt = math.radians(rng.uniform(0, 45 if hard else 20))
+    yaw = rng.uniform(0, 2 * math.pi)
+    roll = rng.choice([0, 90, 180, 270]) if hard else rng.choice([0, 0, 0, 180])
+    roll = math.radians(roll + rng.uniform(-8, 8))
+    centre = src_rect.mean(axis=0)
+    unit = float(np.abs(src_rect - centre).max())
+    pts3 = np.hstack([(src_rect - centre) / unit, np.zeros((4, 1))])
+    axis = np.array([math.cos(yaw), math.sin(yaw), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    tilt_rot = np.eye(3) + math.sin(tilt) * k + (1 - math.cos(tilt)) * k @ k
+    c, s = math.cos(roll), math.sin(roll)
+    roll_rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    pts3 = pts3 @ tilt_rot.T @ roll_rot.T
+    focal = w * rng.uniform(0.75, 1.5)
+    fill = rng.uniform(0.72 if hard else 0.8, 0.97)
+
+    def project(shift: np.ndarray, depth: float) -> np.ndarray:
+        p = pts3 + np.array([shift[0], shift[1], depth])
+        return focal * p[:, :2] / p[:, 2:3] + np.array([w / 2, h / 2])
+
+    depth = 3.0
+    for _ in range(30):  # distance at which the board fills the wanted share of the frame
+        proj = project(np.zeros(2), depth)
+        span = proj.max(axis=0) - proj.min(axis=0)
+        ratio = max(span[0] / (w * fill), span[1] / (h * fill))
+        depth *= ratio
+        if abs(ratio - 1) < 0.01:
+            break
+    proj = project(np.zeros(2), depth)
+    room = (np.array([w, h]) - (proj.max(axis=0) - proj.min(axis=0))) / 2 - 2
+    offset = rng.uniform(-1, 1, 2) * np.maximum(room, 0) - (proj.max(axis=0) + proj.min(axis=0)) / 2 \
+        + np.array([w / 2, h / 2])
+    proj = project(offset * depth / focal, depth)
+    return cv2.getPerspectiveTransform(src_rect.astype(np.float32), proj.astype(np.float32))
+
+
+def _background(frame_size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    w, h = frame_size
+    base = rng.integers(30, 200, 3)
+    img = _texture(h, w, base.tolist(), rng, wood=bool(rng.random() < 0.4))
+    return img
+
+
+def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """A wide Gaussian blur, done at a quarter of the size (the result is smooth anyway)."""
+    h, w = mask.shape
+    small = cv2.resize(mask, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / 4)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _spoil(img: np.ndarray, rng: np.random.Generator, hard: bool, board_poly: np.ndarray,
+           field_poly: np.ndarray) -> tuple[np.ndarray, bool]:
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # Uneven light: a broad gradient and a vignette.
+    gx, gy = rng.uniform(-1, 1, 2)
+    light = 1 + (0.35 if hard else 0.15) * ((xx / w - 0.5) * gx + (yy / h - 0.5) * gy)
+    light *= 1 - rng.uniform(0, 0.25) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
+    img = img * light[..., None]
+    hands = False
+    if hard:
+        if rng.random() < 0.5:  # glare: a bright soft ellipse somewhere on the board
+            mask = np.zeros((h, w), np.float32)
+            centre = field_poly[rng.integers(0, 4)] * 0.5 + field_poly.mean(axis=0) * 0.5
+            cv2.ellipse(mask, (int(centre[0]), int(centre[1])),
+                        (int(rng.uniform(30, 120)), int(rng.uniform(15, 60))),
+                        rng.uniform(0, 180), 0, 360, 1.0, -1)
+            mask = _soft(mask, rng.uniform(10, 30))
+            img = img + mask[..., None] * rng.uniform(40, 110)
+        if rng.random() < 0.5:  # a soft shadow across part of the board
+            mask = np.zeros((h, w), np.float32)
+            p = field_poly.mean(axis=0) + rng.normal(0, 80, (5, 2))
+            cv2.fillPoly(mask, [cv2.convexHull(p.astype(np.int32))], 1.0)
+            mask = _soft(mask, rng.uniform(15, 35))
+            img = img * (1 - rng.uniform(0.2, 0.45) * mask)[..., None]
+    return img, hands
+
+
+def _draw_hand(img: np.ndarray, rng: np.random.Generator, board_poly: np.ndarray,
+               field_poly: np.ndarray) -> None:
+    """An arm and hand reaching over the board's frame from outside, stopping at the field's
+    edge (a hand over the checkers themselves hides the truth)."""
+    edge = int(rng.integers(0, 4))
+    a, b = board_poly[edge], board_poly[(edge + 1) % 4]
+    fa, fb = field_poly[edge], field_poly[(edge + 1) % 4]
+    t = rng.uniform(0.2, 0.8)
+    tip = fa + (fb - fa) * t
+    outward = (a + b) / 2 - field_poly.mean(axis=0)
+    outward /= np.linalg.norm(outward) + 1e-6
+    along = (fb - fa) / (np.linalg.norm(fb - fa) + 1e-6)
+    width = np.linalg.norm(fb - fa) * rng.uniform(0.08, 0.13)
+    far = tip + outward * 900
+    poly = np.array([tip - along * width * 0.6 + outward * 4, tip + along * width * 0.6 + outward * 4,
+                     far + along * width, far - along * width], np.float32)
+    skin = np.array(rng.choice([(120, 160, 215), (95, 130, 190), (70, 95, 140),
+                                (150, 185, 230)]), np.float32)
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.fillPoly(mask, [poly.astype(np.int32)], 1.0)
+    cv2.circle(mask, tuple(int(v) for v in tip + outward * width * 0.5), int(width * 0.7), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
+    shade = 0.85 + 0.15 * rng.random()
+    img[:] = img * (1 - mask[..., None]) + skin * shade * mask[..., None]
+
+
+def render_board(position: Position | BoardObservation | None = None,
+                 options: RenderOptions | None = None) -> Scene:
+    """Draw one labelled camera frame (1280x720 BGR) of a board.
+
+    ``position`` may be an engine position (X plays the scheme's first colour, X's home at the
+    bottom right), rows as seen, or ``None`` for a random board.
+    """
+    options = options or RenderOptions()
+    rng = np.random.default_rng(options.seed)
+    style = options.style or BOARD_STYLES[int(rng.integers(len(BOARD_STYLES)))]
+    scheme = options.scheme or CHECKER_SCHEMES[int(rng.integers(len(CHECKER_SCHEMES)))]
+    hard = options.hard
+    aspect = rng.uniform(0.8, 0.95)
+    bar_fraction = rng.uniform(0.04, 0.09)
+    field_width = 760
+    if isinstance(position, Position):
+        truth = rows_from_position(position, scheme.names)
+    elif isinstance(position, BoardObservation):
+        truth = position
+    else:
+        pw = field_width * (1 - bar_fraction) / 12
+        max_reach = field_width * aspect / (pw * 0.92) - 0.9
+        truth = random_rows(rng, scheme.names, max_reach, hard)
+    board, rect, dice = draw_topdown(truth, style, scheme, rng, field_width, aspect, bar_fraction,
+                                     jitter=0.12 if hard else 0.05, dice=options.dice)
+    H, W = board.shape[:2]
+    outline = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    matrix = _camera_homography(outline, rng, hard, FRAME_SIZE)
+    frame = _background(FRAME_SIZE, rng)
+    warped = cv2.warpPerspective(board, matrix, FRAME_SIZE, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.ones((H, W), np.float32), matrix, FRAME_SIZE,
+                               flags=cv2.INTER_LINEAR)
+    frame = frame * (1 - mask[..., None]) + warped * mask[..., None]
+    x0, y0, x1, y1 = rect
+    field_src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    field_poly = cv2.perspectiveTransform(field_src[None], matrix)[0]
+    board_poly = cv2.perspectiveTransform(outline[None], matrix)[0]
+    frame, _ = _spoil(frame, rng, hard, board_poly, field_poly)
+    hands = bool(options.hands) if options.hands is not None else (hard and rng.random() < 0.15)
+    if hands:
+        _draw_hand(frame, rng, board_poly, field_poly)
+    if hard:
+        if rng.random() < 0.5:
+            k = rng.uniform(0.5, 1.6)
+            frame = cv2.GaussianBlur(frame, (0, 0), k)
+        frame = frame + rng.normal(0, rng.uniform(2, 7), frame.shape).astype(np.float32)
+    image = np.clip(frame, 0, 255).astype(np.uint8)
+    quality = int(rng.uniform(35, 80)) if hard else 90
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    projected_dice = []
+    for die in dice:
+        c = cv2.perspectiveTransform(np.float32([[die.centre]]), matrix)[0, 0]
+        projected_dice.append((float(c[0]), float(c[1]), die.expected_value))
+    corners = tuple((float(x), float(y)) for x, y in field_poly)
+    return Scene(image, corners, truth, style.name, "/".join(scheme.names), projected_dice, hands)
