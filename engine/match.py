@@ -23,7 +23,7 @@ single while the cube is centred), never a match.
 >>> m.game.cube_value, m.game.cube_owner == O, m.game.turn == O, m.game.phase
 (2, True, True, 'roll')
 >>> m.gnubg_id()
-'sOfIATDgc+FBIA:AQFgAAAAAAAA'
+'sOfIATDgc+FBIA:AQFgAAAAAAAE'
 >>> m.xgid()
 'XGID=-a---BDaC--AdC--ac-e----B-:1:-1:-1:00:0:0:0:3:10'
 >>> m.apply(Double(X))
@@ -565,6 +565,7 @@ class Game:
             winner = after.winner()
             assert winner is not None
             kind = after.win_kind()
+            self.on_roll = other(event.player)  # gnubg shows the finished board from the loser
             self._finish(winner, kind, "played")
             return
         self.on_roll = self.turn = other(event.player)
@@ -655,7 +656,8 @@ class Game:
         self.result = GameResult(winner, self.stake(kind) if reason != "drop" else self.cube_value,
                                  kind, reason)
         self.phase = OVER
-        self.turn = winner
+        # As gnubg's Match ID has it: the turn stays with the side that gave up (or moved last).
+        self.turn = other(winner)
 
     def stake(self, kind: int) -> int:
         """Points a win of ``kind`` (1, 2, 3) is worth now: cube times kind; with the Jacoby rule
@@ -858,11 +860,11 @@ class Match:
             game_state=state,
             turn=game.turn,
             double_offered=game.phase == DOUBLED,
-            resignation=game.resign_points if game.phase == RESIGNED else 0,
+            resignation=game.resign_points if game.phase in (RESIGNED, OVER) else 0,
             dice=(max(dice), min(dice)),
             match_length=min(self.length, (1 << 15) - 1),
             score=(self.score[O], self.score[X]),
-            jacoby=self.jacoby if not self.length else True,
+            jacoby=self.jacoby,  # gnubg sets its "no Jacoby" bit in matches
         )
 
     def match_id(self) -> str:
