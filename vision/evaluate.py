@@ -1,0 +1,307 @@
+"""Evaluate the board reader stage by stage on labelled frames.
+
+``python -m vision.evaluate`` renders a synthetic hard set (default 500 frames: tilt up to 45
+degrees, any rotation, glare, shadows, blur, noise, JPEG, off-centre checkers, overlapped stacks
+up to 15, dice, hands at the board's edge) and prints, per stage, per-point accuracy, exact-board
+rate and speed; ``--set real`` reads the labelled real photos (``../shared/data/boards`` or
+``$BGBRIDGE_REAL_BOARDS``) when present.  A dice section runs the dice stage's own evaluation
+(:mod:`vision.dice.evaluate`) when that module is there.
+
+Scoring: a point is right when colour and count both are (colours matched to the truth's by the
+best one-to-one mapping; naming is scored on its own); the bar is one more entry; a board is
+exactly right when all 24 points and the bar are.
+
+>>> truth = BoardObservation.from_rows([("white", 2)] + [None] * 11, [None] * 12, ("white", "black"))
+>>> seen = BoardObservation.from_rows([("light", 2)] + [None] * 11, [None] * 12, ("light", "dark"))
+>>> score_board(seen, truth)
+{'points': 24, 'points_right': 24, 'bar_right': True, 'exact': True, 'names_right': False}
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from vision.observation import BoardObservation
+
+#: Where the real labelled photos live, relative to the repository (never copied into it).
+DEFAULT_REAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards"
+
+
+def real_dir() -> Path:
+    return Path(os.environ.get("BGBRIDGE_REAL_BOARDS", DEFAULT_REAL_DIR))
+
+
+def _entries(obs: BoardObservation) -> list[tuple[str, int] | None]:
+    return [(r.colour, r.count) if r else None for r in obs.top + obs.bottom]
+
+
+def score_board(seen: BoardObservation, truth: BoardObservation) -> dict[str, Any]:
+    """Compare an observation with the truth (see the module notes for the rules)."""
+    best: dict[str, Any] | None = None
+    truth_entries = _entries(truth)
+    truth_bar = {c: n for c, n in truth.bar.items() if n}
+    seen_names = list(seen.colours)
+    for perm in itertools.permutations(truth.colours, 2):
+        mapping = dict(zip(seen_names, perm))
+        entries = [(mapping.get(e[0], e[0]), e[1]) if e else None for e in _entries(seen)]
+        right = sum(a == b for a, b in zip(entries, truth_entries))
+        bar = {mapping.get(c, c): n for c, n in seen.bar.items() if n}
+        bar_right = bar == truth_bar
+        names_right = all(mapping.get(n) == n for n in seen_names)
+        result = {"points": 24, "points_right": right, "bar_right": bar_right,
+                  "exact": right == 24 and bar_right, "names_right": names_right}
+        if best is None or (right + bar_right) > (best["points_right"] + best["bar_right"]):
+            best = result
+    assert best is not None
+    return best
+
+
+@dataclass
+class Tally:
+    """Running totals for one stage."""
+
+    name: str
+    boards: int = 0
+    points: int = 0
+    points_right: int = 0
+    bar_right: int = 0
+    exact: int = 0
+    names_right: int = 0
+    seconds: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, score: dict[str, Any], seconds: float, label: str) -> None:
+        self.boards += 1
+        self.points += score["points"]
+        self.points_right += score["points_right"]
+        self.bar_right += int(score["bar_right"])
+        self.exact += int(score["exact"])
+        self.names_right += int(score["names_right"])
+        self.seconds.append(seconds)
+        if not score["exact"]:
+            self.failures.append(label)
+
+    def summary(self) -> dict[str, float]:
+        ms = [s * 1000 for s in self.seconds] or [0.0]
+        return {
+            "boards": self.boards,
+            "point_accuracy": self.points_right / max(self.points, 1),
+            "bar_accuracy": self.bar_right / max(self.boards, 1),
+            "exact_board_rate": self.exact / max(self.boards, 1),
+            "colour_names_right": self.names_right / max(self.boards, 1),
+            "ms_per_frame_median": statistics.median(ms),
+            "ms_per_frame_mean": statistics.fmean(ms),
+            "frames_per_second": 1000 / max(statistics.median(ms), 1e-9),
+        }
+
+    def line(self) -> str:
+        s = self.summary()
+        return (f"{self.name:<34} boards {s['boards']:>4}  points {100 * s['point_accuracy']:7.3f}%  "
+                f"bar {100 * s['bar_accuracy']:6.2f}%  exact {100 * s['exact_board_rate']:6.2f}%  "
+                f"names {100 * s['colour_names_right']:6.2f}%  "
+                f"{s['ms_per_frame_median']:6.1f} ms/frame ({s['frames_per_second']:.0f} fps)")
+
+
+def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = func()
+    return result, time.perf_counter() - start
+
+
+def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, verbose: bool = False
+                  ) -> dict[str, dict[str, float]]:
+    """Render ``n`` labelled frames and score each stage on them."""
+    from calibration.locate import LocateError, corner_error, locate_field
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    reader = BoardReader()
+    given = Tally("read, corners given")
+    auto = Tally("read, corners found automatically")
+    locate = {"found": 0, "close": 0, "tried": 0, "seconds": [], "errors": []}
+    render_seconds = []
+    for i in range(n):
+        scene, seconds = _timed(lambda: render_board(None, RenderOptions(seed=seed + i, hard=hard)))
+        render_seconds.append(seconds)
+        obs, seconds = _timed(lambda: reader.read(scene.image, corners=scene.corners))
+        given.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
+        locate["tried"] += 1
+        try:
+            corners, seconds = _timed(lambda: locate_field(scene.image))
+        except LocateError:
+            locate["seconds"].append(0.0)
+            continue
+        locate["seconds"].append(seconds)
+        locate["found"] += 1
+        error = corner_error(corners, scene.corners)
+        locate["errors"].append(error)
+        if error <= 0.02:
+            locate["close"] += 1
+        obs, seconds = _timed(lambda: reader.read(scene.image, corners=corners))
+        auto.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
+        if verbose and not given.failures[-1:] == [f"seed {seed + i}"]:
+            pass
+    tried = max(locate["tried"], 1)
+    loc_ms = [s * 1000 for s in locate["seconds"]] or [0.0]
+    return {
+        "render": {"ms_per_frame_median": statistics.median(render_seconds) * 1000},
+        "locate": {"found_rate": locate["found"] / tried,
+                   "within_2pct_rate": locate["close"] / tried,
+                   "median_corner_error": (statistics.median(locate["errors"])
+                                           if locate["errors"] else float("nan")),
+                   "ms_per_frame_median": statistics.median(loc_ms)},
+        "read_given_corners": given.summary(),
+        "read_auto_corners": auto.summary(),
+        "_failures": {"given": given.failures[:30], "auto": auto.failures[:30]},  # type: ignore
+    }
+
+
+def load_real(directory: Path | None = None) -> list[dict[str, Any]]:
+    """The labelled real frames: dicts with name, image, corners, truth (None for hands)."""
+    directory = directory or real_dir()
+    labels = json.loads((directory / "labels.json").read_text())["images"]
+    frames = []
+    for name, label in sorted(labels.items()):
+        image = cv2.imread(str(directory / name), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        truth = None
+        if not label.get("hands"):
+            truth = BoardObservation.from_rows(
+                [tuple(e) if e else None for e in label["top"]],
+                [tuple(e) if e else None for e in label["bottom"]],
+                tuple(label["colours"]), label.get("bar", {}))
+        frames.append({"name": name, "image": image, "corners": label["corners"],
+                       "truth": truth})
+    return frames
+
+
+def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, Any]:
+    from calibration.locate import LocateError, corner_error, locate_field
+    from vision.reader import BoardReader
+
+    reader = BoardReader()
+    given = Tally("real, corners given (labels)")
+    auto = Tally("real, corners found automatically")
+    rows = []
+    skipped = []
+    for frame in load_real(directory):
+        if frame["truth"] is None:
+            skipped.append(frame["name"])
+            continue
+        obs, seconds = _timed(lambda: reader.read(frame["image"], corners=frame["corners"]))
+        score = score_board(obs, frame["truth"])
+        given.add(score, seconds, frame["name"])
+        line = (f"  {frame['name']:<22} points {score['points_right']:>2}/24  bar "
+                f"{'ok' if score['bar_right'] else 'WRONG'}  names {list(obs.colours)} "
+                f"(truth {list(frame['truth'].colours)})")
+        try:
+            corners = locate_field(frame["image"])
+            error = corner_error(corners, frame["corners"])
+            obs2, seconds = _timed(lambda: reader.read(frame["image"], corners=corners))
+            score2 = score_board(obs2, frame["truth"])
+            auto.add(score2, seconds, frame["name"])
+            line += f"  | auto corners err {100 * error:.1f}% -> points {score2['points_right']}/24"
+        except LocateError as exc:
+            auto.add({"points": 24, "points_right": 0, "bar_right": False, "exact": False,
+                      "names_right": False}, 0.0, frame["name"])
+            line += f"  | auto: {exc}"
+        rows.append(line)
+        if verbose and score["points_right"] < 24:
+            seen = [(r.colour, r.count) if r else None for r in obs.top + obs.bottom]
+            want = [(r.colour, r.count) if r else None for r in frame["truth"].top
+                    + frame["truth"].bottom]
+            bad = [f"{'top' if i < 12 else 'bottom'}[{i % 12}] saw {s} want {w}"
+                   for i, (s, w) in enumerate(zip(seen, want)) if s != w]
+            rows.append("      " + "; ".join(bad[:8]))
+    return {"given": given, "auto": auto, "rows": rows, "skipped": skipped}
+
+
+def run_dice(n: int, seed: int) -> dict[str, float] | str:
+    """The dice stage's own numbers, or why there are none."""
+    try:
+        from vision.dice import evaluate as dice_evaluate  # imported lazily: another stage
+    except Exception as exc:  # noqa: BLE001 - a half-written module must not stop this report
+        return f"dice stage missing ({type(exc).__name__}: {exc})"
+    run = getattr(dice_evaluate, "run", None)
+    if run is None:
+        return "dice stage missing (vision.dice.evaluate has no run())"
+    try:
+        return run(set_name="synthetic", n=n, seed=seed)
+    except Exception as exc:  # noqa: BLE001
+        return f"dice stage failed ({type(exc).__name__}: {exc})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("synthetic", "real", "all"), default="synthetic")
+    parser.add_argument("-n", "--frames", type=int, default=500, help="synthetic frames (default 500)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--easy", action="store_true", help="synthetic set without the hard cases")
+    parser.add_argument("--dice-frames", type=int, default=500)
+    parser.add_argument("--no-dice", action="store_true")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="OpenCV threads (default 1: the speed goal is for one core)")
+    args = parser.parse_args(argv)
+    if args.frames < 1:
+        parser.error("--frames must be at least 1")
+    cv2.setNumThreads(args.threads)
+    if args.set in ("synthetic", "all"):
+        kind = "easy" if args.easy else "hard"
+        print(f"== synthetic {kind} set: {args.frames} frames of 1280x720, seed {args.seed}, "
+              f"{args.threads} OpenCV thread(s)")
+        result = run_synthetic(args.frames, args.seed, hard=not args.easy)
+        print(f"render (not part of reading)      {result['render']['ms_per_frame_median']:.0f} ms/frame")
+        loc = result["locate"]
+        print(f"stage locate (automatic corners)  found {100 * loc['found_rate']:.1f}%  "
+              f"within 2% of the field size {100 * loc['within_2pct_rate']:.1f}%  "
+              f"median corner error {100 * loc['median_corner_error']:.2f}%  "
+              f"{loc['ms_per_frame_median']:.1f} ms/frame")
+        for key, title in (("read_given_corners", "stages warp+bar+checkers+colours, corners given"),
+                           ("read_auto_corners", "the same after automatic corners")):
+            s = result[key]
+            print(f"{title:<50} points {100 * s['point_accuracy']:7.3f}%  "
+                  f"bar {100 * s['bar_accuracy']:6.2f}%  exact boards {100 * s['exact_board_rate']:6.2f}%  "
+                  f"colour names {100 * s['colour_names_right']:6.2f}%  "
+                  f"{s['ms_per_frame_median']:.1f} ms/frame ({s['frames_per_second']:.0f} fps) "
+                  f"[{s['boards']} boards]")
+        failures = result["_failures"]
+        if failures["given"]:
+            print("  not exact (corners given):", ", ".join(failures["given"]))
+    if args.set in ("real", "all"):
+        directory = real_dir()
+        print(f"== real set: {directory}")
+        if not (directory / "labels.json").exists():
+            print("  not present: skipped")
+        else:
+            result = run_real(directory)
+            for row in result["rows"]:
+                print(row)
+            print(result["given"].line())
+            print(result["auto"].line())
+            if result["skipped"]:
+                print(f"  not scored (hands over the board, no labels): {', '.join(result['skipped'])}")
+    if not args.no_dice:
+        print("== dice")
+        dice = run_dice(args.dice_frames, args.seed)
+        if isinstance(dice, str):
+            print(f"  {dice}")
+        else:
+            for key, value in dice.items():
+                print(f"  {key:<32} {value:.4f}" if isinstance(value, float) else f"  {key:<32} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
