@@ -463,8 +463,8 @@ class Game:
             raise GameError(f"a game cannot apply {event!r}")
         if self.phase == OVER:
             raise GameError(f"the game is over ({self.result}): {event} cannot follow")
-        handler(event)  # type: ignore[operator]
-        self.events.append(event)
+        # A handler may hand back the event in canonical form (a play in the engine's notation).
+        self.events.append(handler(event) or event)  # type: ignore[operator]
         return self
 
     def _wrong_turn(self, who: int, what: str) -> GameError:
@@ -526,7 +526,7 @@ class Game:
         self.dice = event.dice
         self.phase = MOVE
 
-    def _move(self, event: Move) -> None:
+    def _move(self, event: Move) -> Move:
         who = player_name(event.player)
         if self.phase == OPENING:
             raise GameError("a play was made before the opening roll")
@@ -561,15 +561,17 @@ class Game:
         self.plays.append(PlayRecord(before, self.dice, play, after))
         self.position = after.pass_turn()
         self.dice = None
+        canonical = Move(event.player, str(play) if play is not None else "")
         if after.is_game_over():
             winner = after.winner()
             assert winner is not None
             kind = after.win_kind()
             self.on_roll = other(event.player)  # gnubg shows the finished board from the loser
             self._finish(winner, kind, "played")
-            return
+            return canonical
         self.on_roll = self.turn = other(event.player)
         self.phase = ROLL
+        return canonical
 
     def _set_board(self, event: SetBoard) -> None:
         if self.phase not in (OPENING, ROLL, MOVE):
@@ -821,7 +823,7 @@ class Match:
             self.games.append(game)
             self.scores_before.append(dict(self.score))
             self._crawford_played |= game.crawford
-        self.events.append(event)
+        self.events.append(game.events[-1])
         if game.over:
             assert game.result is not None
             self.score[game.result.winner] += game.result.points
