@@ -85,7 +85,7 @@ class SimulatedUnit:
             [str(self.paths.harness), str(self.paths.elf), self.link],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=None,
             text=True,
             bufsize=1,
         )

@@ -48,6 +48,7 @@
 #define TCCR0A_ADDR 0x44
 #define OCR0A_ADDR 0x47
 #define PORTD_ADDR 0x2B
+#define SPIN_BELOW_NS 300000
 
 static avr_t *avr;
 static const char *link_path;
@@ -285,8 +286,9 @@ static void run_command(char *line)
     report("ok %s", line);
 }
 
-/* Reads whatever the pty and standard input have, waiting at most timeout_ns for some. */
-static void poll_io(int64_t timeout_ns)
+/* Reads whatever the pty and standard input have, waiting at most timeout_ns for some.
+ * Returns 1 if anything was read. */
+static int poll_io(int64_t timeout_ns)
 {
     struct pollfd fds[2] = {{.fd = 0, .events = POLLIN}, {.fd = pty_master, .events = POLLIN}};
     int nfds = pty_master >= 0 ? 2 : 1;
@@ -294,7 +296,7 @@ static void poll_io(int64_t timeout_ns)
         nfds = 1;
     struct timespec ts = {.tv_sec = timeout_ns / 1000000000, .tv_nsec = timeout_ns % 1000000000};
     if (ppoll(fds, nfds, &ts, NULL) <= 0)
-        return;
+        return 0;
     if (nfds == 2 && (fds[1].revents & POLLIN)) {
         ssize_t n = read(pty_master, inbuf + in_len, sizeof inbuf - in_len);
         if (n > 0) {
@@ -319,6 +321,7 @@ static void poll_io(int64_t timeout_ns)
             }
         }
     }
+    return 1;
 }
 
 static int64_t now_ns(void)
@@ -331,9 +334,16 @@ static int64_t now_ns(void)
 static void harness_sleep(avr_t *a, avr_cycle_count_t how_long)
 {
     int64_t want = (int64_t)avr_cycles_to_nsec(a, how_long);
-    int64_t start = now_ns();
-    poll_io(want);
-    int64_t slept = now_ns() - start;
+    int64_t start = now_ns(), slept;
+    if (want < SPIN_BELOW_NS) {
+        /* Short waits (a UART byte time) are spun: on a loaded machine every real sleep risks
+         * a scheduler delay of milliseconds, and one request has some thirty such waits. */
+        while (!poll_io(0) && (slept = now_ns() - start) < want)
+            ;
+    } else {
+        poll_io(want);
+    }
+    slept = now_ns() - start;
     avr_cycle_count_t unslept = 0;
     if (slept < want) /* woken early by input: advance simulated time only as far as real time */
         unslept = avr_usec_to_cycles(a, (want - slept) / 1000);
