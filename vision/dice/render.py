@@ -282,7 +282,7 @@ def draw_die(image: np.ndarray, centre: tuple[float, float], size_px: float, val
     board, ``style`` a name from :data:`STYLES` or a :class:`DiceStyle`.  ``cocked``
     tilts it by ``tilt_deg`` (default random 20..45 degrees); ``view_tilt_deg`` tilts the
     camera so the side faces show.  ``rng`` drives the small random choices (side-face
-    values, tilt, highlight), so a seeded generator gives the same picture.
+    values, tilt, highlight); without one the picture is the same on every call.
 
     >>> import numpy as np
     >>> img = np.zeros((60, 60, 3), np.uint8)
@@ -295,7 +295,7 @@ def draw_die(image: np.ndarray, centre: tuple[float, float], size_px: float, val
     if size_px <= 2:
         raise ValueError(f"die size must be more than 2 pixels, not {size_px!r}")
     st = STYLES[style] if isinstance(style, str) else style
-    rng = rng if rng is not None else np.random.default_rng()
+    rng = rng if rng is not None else np.random.default_rng(0)
     values = _face_values(value, rng)
     pip_colour = np.asarray(st.pips, np.float32)
 
@@ -337,7 +337,7 @@ def draw_doubling_cube(image: np.ndarray, centre: tuple[float, float], size_px: 
     """
     if value not in CUBE_VALUES:
         raise ValueError(f"a doubling cube shows one of {CUBE_VALUES}, not {value!r}")
-    rng = rng if rng is not None else np.random.default_rng()
+    rng = rng if rng is not None else np.random.default_rng(0)
     others = [v for v in CUBE_VALUES if v != value]
     rng.shuffle(others)
     numbers = dict(zip(((0, 0, 1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, -1)), [value] + others))

@@ -28,13 +28,13 @@ from vision.dice.render import CUBE_VALUES, STYLES, RenderedDie, draw_die, draw_
 class DiceScene:
     """A synthetic frame and its truth.
 
-    ``region`` is the playing field as four ``(x, y)`` corners (the whole frame on a
-    table); ``cube`` is the doubling cube's box, or ``None`` when there is none.
+    ``region`` is the playing field as four ``(x, y)`` corners, or ``None`` for dice on a
+    table (the camera then looks at a slant, like in photos); ``cube`` is the doubling cube's box, or ``None`` when there is none.
     """
 
     image: np.ndarray
     dice: tuple[RenderedDie, ...]
-    region: tuple[tuple[float, float], ...]
+    region: tuple[tuple[float, float], ...] | None
     cube: tuple[float, float, float, float] | None
     seed: int
 
@@ -154,5 +154,5 @@ def make_scene(seed: int, width: int = 640, height: int = 480, max_dice: int = 4
     out = np.clip(out, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
     out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    region = ((0.0, 0.0), (width - 1.0, 0.0), (width - 1.0, height - 1.0), (0.0, height - 1.0))
+    region = ((0.0, 0.0), (width - 1.0, 0.0), (width - 1.0, height - 1.0), (0.0, height - 1.0)) if on_board else None
     return DiceScene(image=out, dice=tuple(dice), region=region, cube=cube, seed=seed)

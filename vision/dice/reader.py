@@ -1,0 +1,741 @@
+"""Finding dice in a frame and reading their top faces.
+
+The reader works from the pips outward, so it needs no knowledge of the dice's colour
+or size:
+
+1. **Pips.**  Small compact blobs darker than their surroundings (black pips on light
+   dice) or lighter (white pips on red, green, black dice) are found at several scales
+   with morphological black-hat/top-hat filters; each gets an ellipse (its second
+   moments), a contrast and the colour of the face around it.
+2. **Faces.**  Pips on one face of a die have the same shape (a face is a plane: the
+   same foreshortening turns all its round pips into equal ellipses) and lie close
+   together *measured in pip radii after undoing that foreshortening*; the face between
+   them has the colour around them.  Pips joined that way form a candidate face,
+   which must match one of the six pip layouts of :mod:`vision.dice.faces` under a
+   similarity transform; faces that do not are dropped or split.
+3. **Dice.**  Faces next to each other belong to one die; the face seen most squarely
+   (largest pips) is the top, the others are side faces seen at a slant.  A single pip
+   (a one) counts only if a face edge closes around it at a plausible distance.
+4. **Cocked dice.**  The top face of a die lying flat is parallel to the board.  The
+   board's orientation comes from the region's corners when they are given, else
+   from the other dice in the frame; a die whose top face is tilted against it, or
+   that shows a side face nearly as squarely as its top, is reported cocked and its
+   value is never given.
+
+>>> import numpy as np
+>>> from vision.dice.render import draw_die
+>>> frame = np.full((200, 300, 3), (50, 120, 40), np.uint8)
+>>> _ = draw_die(frame, (90, 100), 44, 5, angle_deg=20, style="white")
+>>> _ = draw_die(frame, (210, 100), 44, 3, angle_deg=-35, style="red")
+>>> observation = DiceReader().read(frame)
+>>> [(round(d.x), round(d.y), d.value, d.cocked) for d in observation.dice]
+[(90, 100, 5, False), (210, 100, 3, False)]
+>>> observation.roll()
+(5, 3)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.dice.faces import PIP_LAYOUTS, PIP_OFFSET, PIP_RADIUS
+
+Point = tuple[float, float]
+
+
+# ----------------------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class Die:
+    """One die seen in a frame: centre of its top face (pixels), the value or ``None``.
+
+    ``value`` is ``None`` when the die is cocked or cannot be read; ``confidence`` is
+    in ``[0, 1]``; ``size_px`` is the estimated edge length of the top face.
+
+    >>> Die(10.0, 20.0, 4, 0.9, False).to_json()
+    {'x': 10.0, 'y': 20.0, 'value': 4, 'confidence': 0.9, 'cocked': False}
+    """
+
+    x: float
+    y: float
+    value: int | None
+    confidence: float
+    cocked: bool
+    size_px: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"x": round(float(self.x), 1), "y": round(float(self.y), 1), "value": self.value,
+                "confidence": round(float(self.confidence), 3), "cocked": bool(self.cocked)}
+
+
+@dataclass(frozen=True)
+class DiceObservation:
+    """The dice found in a frame (left to right).
+
+    >>> obs = DiceObservation((Die(5, 5, 6, 0.9, False), Die(50, 5, 2, 0.8, False)))
+    >>> obs.roll(), obs.to_json()["dice"][1]["value"]
+    ((6, 2), 2)
+    >>> DiceObservation((Die(5, 5, None, 0.9, True), Die(50, 5, 2, 0.8, False))).roll() is None
+    True
+    """
+
+    dice: tuple[Die, ...] = ()
+
+    def roll(self) -> tuple[int, int] | None:
+        """The roll, larger die first, when exactly two dice lie in the field and both read flat."""
+        if len(self.dice) != 2 or any(d.value is None or d.cocked for d in self.dice):
+            return None
+        a, b = (d.value for d in self.dice)
+        return (max(a, b), min(a, b))
+
+    @property
+    def any_cocked(self) -> bool:
+        return any(d.cocked for d in self.dice)
+
+    def to_json(self) -> dict:
+        return {"dice": [d.to_json() for d in self.dice]}
+
+
+# ----------------------------------------------------------------------------- pips
+
+@dataclass
+class Pip:
+    """A pip candidate: centre, second-moment ellipse, polarity (+1 dark on light, -1 light on dark)."""
+
+    x: float
+    y: float
+    cov: np.ndarray = field(repr=False)
+    area: int
+    polarity: int
+    contrast: float
+    pip_grey: float = 0.0
+    face_grey: float = 0.0
+    face_spread: float = 0.0
+    face_bgr: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def xy(self) -> np.ndarray:
+        return np.array([self.x, self.y])
+
+    @property
+    def shape(self) -> np.ndarray:
+        """Matrix S with the pip's outline ``{c + S u : |u| = 1}``."""
+        vals, vecs = np.linalg.eigh(self.cov)
+        return vecs @ np.diag(2.0 * np.sqrt(np.maximum(vals, 1e-6)))
+
+    @property
+    def radius(self) -> float:
+        """Radius of the circle of the same area."""
+        return float(2.0 * np.linalg.det(self.cov) ** 0.25)
+
+    @property
+    def axis_ratio(self) -> float:
+        vals = np.linalg.eigvalsh(self.cov)
+        return float(math.sqrt(max(vals[0], 1e-9) / max(vals[1], 1e-9)))
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """The reader's knobs, with the values it was developed with."""
+
+    #: Morphological kernel sizes (pixels): a pip must be smaller than 0.6 of one of them.
+    scales: tuple[int, ...] = (5, 9, 15, 25, 41, 67)
+    #: A pip differs from its surroundings by at least this fraction of their brightness ...
+    min_relative_contrast: float = 0.16
+    #: ... and by at least this many grey levels.
+    min_contrast: float = 14.0
+    #: Largest distance between two pips of a face, in pip radii (the diagonal of a 2 is ~8.3).
+    max_pip_distance: float = 11.5
+    #: Largest misfit of a pip group to its layout, as a fraction of the face diagonal:
+    #: up to three pips (fitted by a similarity) ...
+    max_layout_error: float = 0.16
+    #: ... and four to six pips (fitted by an affine map, a parallelogram face).
+    max_parallelogram_error: float = 0.06
+    #: Pip radius as a fraction of the face edge: the range accepted.
+    pip_radius_range: tuple[float, float] = (0.055, 0.14)
+    #: A top face foreshortened more than this against the board plane is cocked ...
+    cocked_axis_ratio: float = 0.80
+    #: ... and so is a die whose side face is seen nearly as squarely as its top.
+    cocked_side_ratio: float = 0.80
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 2:
+        return frame.astype(np.float32)
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+@dataclass
+class PipField:
+    """The pip candidates of a frame, with the grey image and a map of which pip covers each pixel."""
+
+    pips: list[Pip]
+    grey: np.ndarray = field(repr=False)
+    owner: np.ndarray = field(repr=False)  # index into pips, -1 where no pip
+
+
+def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
+              settings: ReaderSettings = ReaderSettings()) -> PipField:
+    """Pip candidates in a BGR frame (optionally only where ``mask`` is non-zero).
+
+    >>> import numpy as np
+    >>> img = np.full((60, 60, 3), 220, np.uint8)
+    >>> _ = cv2.circle(img, (20, 30), 3, (20, 20, 20), -1)
+    >>> [(round(p.x), round(p.y), p.polarity) for p in find_pips(img).pips]
+    [(20, 30, 1)]
+    """
+    grey = cv2.GaussianBlur(_grey(frame), (0, 0), 0.7)
+    h, w = grey.shape
+    bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    candidates: list[tuple[float, Pip, np.ndarray, np.ndarray]] = []
+    for k in settings.scales:
+        if k > 2 * min(h, w):
+            break
+        # Large kernels work on a smaller copy (same result for large pips, far faster).
+        factor = 1 if k <= 15 else 2 if k <= 30 else 4
+        small = grey if factor == 1 else cv2.resize(grey, (max(1, w // factor), max(1, h // factor)),
+                                                   interpolation=cv2.INTER_AREA)
+        size = max(3, int(round(k / factor)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        for polarity in (1, -1):
+            reference = cv2.morphologyEx(small, cv2.MORPH_CLOSE if polarity == 1 else cv2.MORPH_OPEN, kernel)
+            if factor != 1:
+                reference = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR)
+            if polarity == 1:
+                reference = np.maximum(reference, grey)
+                diff = reference - grey
+                relative = diff / (reference + 10.0)
+            else:
+                reference = np.minimum(reference, grey)
+                diff = grey - reference
+                relative = diff / (grey + 10.0)
+            binary = (relative > settings.min_relative_contrast) & (diff > settings.min_contrast)
+            if mask is not None:
+                binary &= mask > 0
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.astype(np.uint8), connectivity=8)
+            owner = labels.astype(np.int32) - 1
+            level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
+            for i in range(1, n):
+                x, y, bw, bh, area = stats[i]
+                if area < 2 or max(bw, bh) > 0.6 * k:
+                    continue
+                ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+                ys += y
+                xs += x
+                pts = np.stack([xs, ys], axis=1).astype(np.float64)
+                cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
+                fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
+                if fill < 0.55 or fill > 1.5:
+                    continue
+                pip = Pip(float(xs.mean()), float(ys.mean()), cov, int(area), polarity, float(diff[ys, xs].mean()))
+                if pip.axis_ratio < 0.2:
+                    continue
+                level.append((pip, xs, ys, i - 1))
+            for pip, xs, ys, label in level:
+                _describe_surroundings(bgr, grey, pip, owner, label)
+                score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
+                candidates.append((score, pip, xs, ys))
+    # Where candidates of several scales overlap, keep the one that looks most like a pip.
+    candidates.sort(key=lambda c: -c[0])
+    accepted: list[Pip] = []
+    taken = np.full((h, w), -1, np.int32)
+    for score, pip, xs, ys in candidates:
+        if score < 1.0 or (taken[ys, xs] >= 0).any():
+            continue
+        taken[ys, xs] = len(accepted)
+        accepted.append(pip)
+    for index, pip in enumerate(accepted):  # surroundings again, now that the other pips are known
+        _describe_surroundings(bgr, grey, pip, taken, index)
+    return PipField(accepted, grey, taken)
+
+
+def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int) -> None:
+    """Fill in a pip's grey level and the colour of the face around it (a ring, other pips excluded)."""
+    h, w = grey.shape
+    s = pip.shape
+    half = int(math.ceil(2.6 * max(np.abs(s).sum(axis=1)))) + 2
+    x0, y0 = max(0, int(pip.x) - half), max(0, int(pip.y) - half)
+    x1, y1 = min(w, int(pip.x) + half + 1), min(h, int(pip.y) + half + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d = np.stack([xx - pip.x, yy - pip.y], axis=-1) @ np.linalg.inv(s).T
+    rho = np.hypot(d[..., 0], d[..., 1])
+    own = owner[y0:y1, x0:x1]
+    inside = own == index
+    region = grey[y0:y1, x0:x1]
+    pip.pip_grey = float(region[inside].mean()) if inside.any() else float(grey[int(pip.y), int(pip.x)])
+    ring = (rho > 1.4) & (rho < 2.1) & (own < 0)
+    if ring.sum() < 4:
+        ring = (rho > 1.3) & (rho < 3.0) & (own < 0)
+    if ring.sum() < 3:
+        pip.face_grey, pip.face_spread = pip.pip_grey, 255.0
+        pip.face_bgr = bgr[int(pip.y), int(pip.x)].astype(np.float32)
+        return
+    values = region[ring]
+    pip.face_grey = float(np.median(values))
+    pip.face_spread = float(np.percentile(values, 90) - np.percentile(values, 10))
+    pip.face_bgr = np.median(bgr[y0:y1, x0:x1][ring], axis=0).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- faces
+
+@dataclass
+class Face:
+    """A group of pips fitted to one of the six layouts."""
+
+    pips: list[int]
+    value: int
+    centre: np.ndarray            # image coordinates
+    corners: np.ndarray           # 4x2 image coordinates (estimated for a one)
+    error: float                  # layout misfit, fraction of the diagonal
+    polarity: int
+    metric: np.ndarray = field(repr=False)   # 2x2: squared pip-radius units per pixel^2
+    minor: float = 0.0            # mean minor semi-axis of its pips (pixels): how squarely it is seen
+    radius: float = 0.0           # mean pip radius (pixels)
+
+    @property
+    def edge_px(self) -> float:
+        c = self.corners
+        u, v = c[2] - c[0], c[3] - c[1]
+        area = 0.5 * abs(float(u[0] * v[1] - u[1] * v[0]))
+        return math.sqrt(area)
+
+
+def _sqrtm(m: np.ndarray) -> np.ndarray:
+    vals, vecs = np.linalg.eigh(m)
+    return vecs @ np.diag(np.sqrt(np.maximum(vals, 1e-12))) @ vecs.T
+
+
+def _pip_metrics(pips: Sequence[Pip]) -> np.ndarray:
+    """Per pip, the 2x2 matrix M with ``sqrt(v M v)`` = length of v in that pip's radii."""
+    return np.array([np.linalg.inv(4.0 * p.cov) for p in pips]).reshape(-1, 2, 2)
+
+
+class _UnionFind:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, a: int) -> int:
+        while self.parent[a] != a:
+            self.parent[a] = self.parent[self.parent[a]]
+            a = self.parent[a]
+        return a
+
+    def union(self, a: int, b: int) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _groups(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
+    uf = _UnionFind(n)
+    for a, b in edges:
+        uf.union(a, b)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(uf.find(i), []).append(i)
+    return list(out.values())
+
+
+_DIAGONAL = (np.array([-PIP_OFFSET, -PIP_OFFSET]), np.array([PIP_OFFSET, PIP_OFFSET]))
+_SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+def fit_layout(points: np.ndarray, min_squareness: float = 0.6) -> tuple[float, np.ndarray] | None:
+    """Fit n pip centres (in pip-radius units) to the n-pip layout by a similarity transform.
+
+    Faces of four or more pips may be parallelograms whose sides differ by up to
+    ``min_squareness`` (the points come from pip shapes, which only roughly tell how
+    the face is foreshortened).
+
+    Returns ``(error, A)`` with ``A`` the 2x3 map from face units to the points' frame and
+    the error as a fraction of the face diagonal, or ``None`` without a one-to-one match.
+
+    >>> import numpy as np
+    >>> err, A = fit_layout(np.array([[0, 0], [6, 0], [0, 6], [6, 6], [3, 3.2]]))
+    >>> bool(err < 0.05), np.round(A @ [0, 0, 1], 1).tolist()
+    (True, [3.0, 3.0])
+    >>> fit_layout(np.array([[0, 0], [6, 0], [0, 6], [6, 9]]))[0] > 0.06   # not a parallelogram
+    True
+    """
+    n = len(points)
+    layout = np.array(PIP_LAYOUTS[n], float)
+    if n == 1:
+        return 0.0, np.array([[1.0, 0.0, points[0, 0]], [0.0, 1.0, points[0, 1]]])
+    d = np.linalg.norm(points[:, None] - points[None], axis=-1)
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    diag = d[i, j]
+    best: tuple[float, np.ndarray] | None = None
+    a, b = _DIAGONAL
+    for p, q in ((points[i], points[j]), (points[j], points[i])):
+        for mirror in (False, True):
+            src = layout[:, ::-1] if mirror else layout
+            # Similarity (as a complex multiplication) taking a -> p and b -> q.
+            za, zb = complex(*a), complex(*b)
+            zp, zq = complex(*p), complex(*q)
+            k = (zq - zp) / (zb - za)
+            t = zp - k * za
+            mapped = np.array([[(k * complex(*s) + t).real, (k * complex(*s) + t).imag] for s in src])
+            dist = np.linalg.norm(mapped[:, None] - points[None], axis=-1)
+            nearest = dist.argmin(axis=1)
+            if len(set(nearest.tolist())) != n:
+                continue
+            m = np.array([[k.real, -k.imag, t.real], [k.imag, k.real, t.imag]])
+            if mirror:
+                m = m[:, [1, 0, 2]]
+            if n >= 4:
+                # Let the face be a parallelogram (pip shapes of small, blurred pips only
+                # roughly give the foreshortening), but not far from the square it should be.
+                design = np.hstack([layout, np.ones((n, 1))])
+                m = np.linalg.lstsq(design, points[nearest], rcond=None)[0].T
+                sv = np.linalg.svd(m[:, :2], compute_uv=False)
+                if sv[1] < min_squareness * sv[0]:
+                    continue
+                mapped = layout @ m[:, :2].T + m[:, 2]
+                residual = np.linalg.norm(mapped - points[nearest], axis=1)
+            else:
+                residual = dist[np.arange(n), nearest]
+            error = float(residual.max() / diag)
+            if best is None or error < best[0]:
+                best = (error, m)
+    return best
+
+
+def _path_is_face(field_: PipField, frame: np.ndarray, a: Pip, b: Pip) -> bool:
+    """True when the straight path between two pips runs over face-coloured material only."""
+    grey, owner = field_.grey, field_.owner
+    va, vb = a.xy, b.xy
+    length = float(np.linalg.norm(vb - va))
+    steps = max(4, int(length))
+    t = np.linspace(0.0, 1.0, steps + 1)[1:-1]
+    pts = va[None] + t[:, None] * (vb - va)[None]
+    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, grey.shape[1] - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, grey.shape[0] - 1)
+    free = owner[ys, xs] < 0
+    if free.sum() == 0:
+        return True
+    g = grey[ys, xs][free]
+    face = 0.5 * (a.face_grey + b.face_grey)
+    pip = 0.5 * (a.pip_grey + b.pip_grey)
+    half = 0.5 * (face - pip)  # signed: positive for dark pips
+    if a.polarity > 0:
+        bad = g < face - abs(half)
+    else:
+        bad = g > face + abs(half)
+    colours = frame[ys, xs][free].astype(np.float32) if frame.ndim == 3 else None
+    if colours is not None:
+        ref = 0.5 * (a.face_bgr + b.face_bgr)
+        far = np.linalg.norm(colours - ref[None], axis=1) > max(40.0, 0.6 * abs(face - pip))
+        bad |= far
+    return int(bad.sum()) <= max(0, len(g) // 12)
+
+
+def _pairs(field_: PipField, frame: np.ndarray, settings: ReaderSettings) -> list[tuple[int, int, float]]:
+    """Pairs of pips that may lie on one face: (i, j, distance in pip radii)."""
+    pips = field_.pips
+    n = len(pips)
+    if n < 2:
+        return []
+    xy = np.array([p.xy for p in pips])
+    metrics = _pip_metrics(pips)
+    radius = np.array([p.radius for p in pips])
+    polarity = np.array([p.polarity for p in pips])
+    v = xy[None] - xy[:, None]                       # n x n x 2
+    m = 0.5 * (metrics[None] + metrics[:, None])     # n x n x 2 x 2
+    dist = np.sqrt(np.einsum("ijk,ijkl,ijl->ij", v, m, v))
+    unit = np.array([p.cov / math.sqrt(np.linalg.det(p.cov)) for p in pips])
+    out = []
+    candidates = np.argwhere((dist < settings.max_pip_distance) & (polarity[None] == polarity[:, None]))
+    for i, j in candidates:
+        if i >= j:
+            continue
+        if max(radius[i], radius[j]) > 1.6 * min(radius[i], radius[j]) + 0.6:
+            continue
+        # Same foreshortening: the two unit-determinant shapes agree (loosely for tiny pips).
+        rel = np.linalg.eigvals(np.linalg.solve(unit[i], unit[j])).real
+        tolerance = 2.2 if min(radius[i], radius[j]) >= 2.5 else 4.0
+        if rel.max() / max(rel.min(), 1e-6) > tolerance:
+            continue
+        a, b = pips[i], pips[j]
+        ca, cb = abs(a.face_grey - a.pip_grey), abs(b.face_grey - b.pip_grey)
+        if abs(a.face_grey - b.face_grey) > 0.5 * max(ca, cb) + 10 or max(ca, cb) > 1.8 * min(ca, cb) + 6:
+            continue
+        if not _path_is_face(field_, frame, a, b):
+            continue
+        out.append((int(i), int(j), float(dist[i, j])))
+    return out
+
+
+def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -> Face | None:
+    # Pips of one face look alike: drop faint ones (pips of hidden faces seen through a
+    # translucent die, glare) and ones of another size.
+    contrast = {i: abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in members}
+    strongest = max(contrast.values())
+    members = [i for i in members if contrast[i] >= 0.55 * strongest]
+    typical = float(np.median([field_.pips[i].radius for i in members]))
+    members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
+    pips = [field_.pips[i] for i in members]
+    if not 1 <= len(pips) <= 6:
+        return None
+    metric = np.mean(_pip_metrics(pips), axis=0)
+    whiten = _sqrtm(metric)
+    unwhiten = np.linalg.inv(whiten)
+    origin = np.mean([p.xy for p in pips], axis=0)
+    q = (np.array([p.xy for p in pips]) - origin) @ whiten.T
+    fitted = fit_layout(q)
+    if fitted is None:
+        return None
+    error, a = fitted
+    if len(pips) == 1:
+        a = a * np.array([[1 / PIP_RADIUS], [1 / PIP_RADIUS]])  # face edge = radius / PIP_RADIUS
+        a[:, 2] = q[0]
+    else:
+        edge = math.hypot(a[0, 0], a[1, 0])  # pip radii per face unit
+        if not settings.pip_radius_range[0] <= 1.0 / edge <= settings.pip_radius_range[1]:
+            return None
+        if error > (settings.max_layout_error if len(pips) <= 3 else settings.max_parallelogram_error):
+            return None
+    corners = (_SQUARE @ a[:, :2].T + a[:, 2]) @ unwhiten.T + origin
+    centre = a[:, 2] @ unwhiten.T + origin
+    minor = float(np.mean([2.0 * math.sqrt(np.linalg.eigvalsh(p.cov)[0]) for p in pips]))
+    return Face(list(members), len(pips), centre, corners, float(error), pips[0].polarity, metric,
+                minor, float(np.mean([p.radius for p in pips])))
+
+
+def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> list[Face]:
+    """Group pips into faces that match a layout; groups that do not are split at their longest links."""
+    pairs = _pairs(field_, frame, settings)
+    faces: list[Face] = []
+    pending = [(g, [(i, j, d) for i, j, d in pairs if i in set(g) and j in set(g)])
+               for g in _groups(len(field_.pips), [(i, j) for i, j, _ in pairs])]
+    while pending:
+        members, links = pending.pop()
+        face = _face_from(field_, members, settings) if len(members) <= 6 else None
+        if face is not None:
+            faces.append(face)
+            continue
+        if not links:
+            continue
+        links = sorted(links, key=lambda e: e[2])[:-1]     # drop the longest link and regroup
+        index = {m: k for k, m in enumerate(members)}
+        for g in _groups(len(members), [(index[i], index[j]) for i, j, _ in links]):
+            sub = [members[k] for k in g]
+            subset = set(sub)
+            pending.append((sub, [(i, j, d) for i, j, d in links if i in subset and j in subset]))
+    return faces
+
+
+# ----------------------------------------------------------------------------- dice
+
+def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16) -> np.ndarray:
+    """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
+
+    ``inf`` where the face colour goes on past 14 radii.
+    """
+    grey = field_.grey
+    s = pip.shape
+    radii = np.arange(1.6, 14.01, 0.4)
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    pts = pip.xy[None, None] + radii[None, :, None] * (unit @ s.T)[:, None, :]
+    xs, ys = pts[..., 0], pts[..., 1]
+    inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
+    g = grey[np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1), np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)]
+    step = max(12.0, 0.18 * abs(pip.face_grey - pip.pip_grey))
+    off = (np.abs(g - pip.face_grey) > step) | ~inside
+    if bgr is not None:
+        yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
+        xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
+        off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.3 * step
+    out = np.full(directions, np.inf)
+    for k in range(directions):
+        hit = np.nonzero(off[k])[0]
+        if len(hit):
+            out[k] = radii[hit[0]]
+    return out
+
+
+def _lone_pip_is_a_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> bool:
+    """A lone pip is a one only if a face edge closes around it at a die-like distance."""
+    if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
+        return False
+    edges = _face_edge_distances(field_, pip, bgr)
+    lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
+    hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
+    closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
+    if closed.sum() < len(edges) - 2 or np.min(edges) < lo:
+        return False
+    found = edges[np.isfinite(edges)]
+    return bool(found.max() <= 2.0 * found.min())
+
+
+def _unexplained_marks(field_: PipField, face: Face) -> float:
+    """Area (in pip areas) of pip-like marks inside the face that are not its pips."""
+    grey, owner = field_.grey, field_.owner
+    pips = [field_.pips[i] for i in face.pips]
+    inner = face.centre + 0.8 * (face.corners - face.centre)
+    x0, y0 = np.floor(inner.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
+    h, w = grey.shape
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner - (x0, y0)).astype(np.int32), 1)
+    for p in pips:  # the face's own pips, generously
+        axes = (max(1, int(round(np.sqrt(np.linalg.eigvalsh(p.cov)[1]) * 2 * 1.5))),
+                max(1, int(round(np.sqrt(np.linalg.eigvalsh(p.cov)[0]) * 2 * 1.5))))
+        vals, vecs = np.linalg.eigh(p.cov)
+        angle = math.degrees(math.atan2(vecs[1, 1], vecs[0, 1]))
+        cv2.ellipse(mask, (int(round(p.x - x0)), int(round(p.y - y0))), axes, angle, 0, 360, 0, -1)
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    region = grey[y0:y1, x0:x1]
+    if face.polarity > 0:
+        marks = region < face_grey - 0.5 * (face_grey - pip_grey)
+    else:
+        marks = region > face_grey + 0.5 * (pip_grey - face_grey)
+    marks &= mask > 0
+    marks &= owner[y0:y1, x0:x1] < 0 | np.isin(owner[y0:y1, x0:x1], face.pips, invert=True)
+    pip_area = math.pi * face.radius ** 2
+    return float(marks.sum() / max(pip_area, 1.0))
+
+
+class DiceReader:
+    """Finds the dice in a frame and reads them.
+
+    ``read(frame, region=None)`` looks inside ``region`` (four ``(x, y)`` corners of the
+    playing field, in order around it) or the whole frame, and returns a
+    :class:`DiceObservation`.  See the module's description for the method.
+    """
+
+    def __init__(self, settings: ReaderSettings = ReaderSettings()):
+        self.settings = settings
+
+    def read(self, frame: np.ndarray, region: Sequence[Point] | None = None) -> DiceObservation:
+        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+            raise ValueError("a frame is a non-empty BGR or grey image array")
+        if frame.dtype != np.uint8:
+            frame = np.clip(frame, 0, 255).astype(np.uint8)
+        corners = None
+        if region is not None:
+            corners = np.asarray(region, np.float64).reshape(-1, 2)
+            if corners.shape != (4, 2):
+                raise ValueError("a region is four (x, y) corners")
+        h, w = frame.shape[:2]
+        # Work on the region's bounding box (plus a margin for dice lying across its edge).
+        if corners is not None:
+            margin = 0.04 * max(h, w)
+            x0 = int(max(0, math.floor(corners[:, 0].min() - margin)))
+            y0 = int(max(0, math.floor(corners[:, 1].min() - margin)))
+            x1 = int(min(w, math.ceil(corners[:, 0].max() + margin)))
+            y1 = int(min(h, math.ceil(corners[:, 1].max() + margin)))
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                return DiceObservation(())
+        else:
+            x0, y0, x1, y1 = 0, 0, w, h
+        crop = frame[y0:y1, x0:x1]
+        field_ = find_pips(crop, None, self.settings)
+        faces = find_faces(field_, crop, self.settings)
+        dice = self._assemble(field_, crop, faces, None if corners is None else corners - (x0, y0))
+        dice = [Die(d.x + x0, d.y + y0, d.value, d.confidence, d.cocked, d.size_px) for d in dice]
+        if corners is not None:
+            poly = corners.astype(np.float32)
+            dice = [d for d in dice if cv2.pointPolygonTest(poly, (float(d.x), float(d.y)), False) >= 0]
+        return DiceObservation(tuple(sorted(dice, key=lambda d: (d.x, d.y))))
+
+    # -- assembling faces into dice
+
+    def _assemble(self, field_: PipField, frame: np.ndarray, faces: list[Face],
+                  region: np.ndarray | None) -> list[Die]:
+        settings = self.settings
+        kept: list[Face] = []
+        for face in faces:
+            if face.value == 1 and not _lone_pip_is_a_face(field_, frame if frame.ndim == 3 else None,
+                                                           field_.pips[face.pips[0]], settings):
+                continue
+            kept.append(face)
+        # Two faces on top of each other: the fainter is the far side of a translucent die
+        # seen through it, or a shadow of the real face.
+        strength = [float(np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in f.pips]))
+                    for f in kept]
+        ghosts = set()
+        for a in range(len(kept)):
+            for b in range(len(kept)):
+                if a != b and strength[a] < strength[b] and \
+                        np.linalg.norm(kept[a].centre - kept[b].centre) < 0.45 * max(kept[a].edge_px, kept[b].edge_px):
+                    ghosts.add(a)
+        kept = [f for k, f in enumerate(kept) if k not in ghosts]
+        # Faces close together belong to one die.
+        links = []
+        for a in range(len(kept)):
+            for b in range(a + 1, len(kept)):
+                fa, fb = kept[a], kept[b]
+                if fa.polarity != fb.polarity:
+                    continue
+                # Side faces lie next to the top and are seen more at a slant (narrower pips);
+                # the top faces of two dice look alike and lie at least an edge apart.
+                edge = max(fa.edge_px, fb.edge_px)
+                distance = float(np.linalg.norm(fa.centre - fb.centre))
+                unlike = min(fa.minor, fb.minor) < 0.75 * max(fa.minor, fb.minor)
+                if distance < 0.8 * edge or (unlike and distance < 1.3 * edge):
+                    links.append((a, b))
+        groups = [[kept[i] for i in group] for group in _groups(len(kept), links)]
+        tops = [max(group, key=lambda f: f.minor) for group in groups]
+        reference = self._board_metric(tops, region)
+        dice: list[Die] = []
+        for group, top in zip(groups, tops):
+            sides = sorted((f.minor for f in group if f is not top), reverse=True)
+            side_ratio = sides[0] / max(top.minor, 1e-6) if sides else 0.0
+            tilted = reference is not None and self._squareness(top, reference) < settings.cocked_axis_ratio
+            # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
+            cocked = tilted or side_ratio > settings.cocked_side_ratio
+            marks = _unexplained_marks(field_, top)
+            readable = marks < 0.6
+            confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
+            pips = [field_.pips[i] for i in top.pips]
+            contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
+            confidence *= min(1.0, contrast / 40.0)
+            value = top.value if readable and not cocked else None
+            dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
+                            float(top.edge_px)))
+        return dice
+
+    @staticmethod
+    def _board_metric(faces: list[Face], region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
+        """How a circle lying on the board looks near a point: a function point -> 2x2 metric.
+
+        From the region's corners (the playing field is a rectangle on the board) when given;
+        otherwise the median top-face shape of the dice found (three or more); otherwise unknown.
+        """
+        if region is not None:
+            widths = np.linalg.norm(region[1] - region[0]) + np.linalg.norm(region[2] - region[3])
+            heights = np.linalg.norm(region[3] - region[0]) + np.linalg.norm(region[2] - region[1])
+            aspect = widths / max(heights, 1e-6)
+            target = np.array([[0, 0], [aspect, 0], [aspect, 1], [0, 1]], np.float64)
+            homography = cv2.getPerspectiveTransform(region.astype(np.float32), target.astype(np.float32))
+
+            def metric(point: np.ndarray) -> np.ndarray:
+                x, y = point
+                hx = homography @ np.array([x, y, 1.0])
+                jac = (homography[:2, :2] * hx[2] - np.outer(hx[:2], homography[2, :2])) / hx[2] ** 2
+                return jac.T @ jac
+
+            return metric
+        shapes = [f.metric / math.sqrt(np.linalg.det(f.metric)) for f in faces if f.radius >= 2.5]
+        if len(shapes) >= 3:
+            typical = np.median(np.array(shapes), axis=0)
+            return lambda point: typical
+        return None  # unknown: a lone die seen at a slant looks like a cocked die seen from above
+
+    @staticmethod
+    def _squareness(face: Face, reference) -> float:
+        """Minor/major axis ratio of the face's pips once the board's own foreshortening is undone (1 = flat)."""
+        board = reference(face.centre)
+        # Pip ellipse (as a metric) seen in board coordinates: M_board = J^-T M J^-1, with J the board metric root.
+        root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+        inv = np.linalg.inv(root)
+        m = inv.T @ face.metric @ inv
+        vals = np.linalg.eigvalsh(m)
+        return float(math.sqrt(vals[0] / vals[1]))
