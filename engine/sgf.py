@@ -193,6 +193,8 @@ class _Reader:
             raw = text[start:end]
             self.pos = end + 1
             break
+        if "\\" not in raw:
+            return raw
         i = 0
         while i < len(raw):
             ch = raw[i]
@@ -267,6 +269,8 @@ def parse_move(player: int, value: str) -> tuple[tuple[int, int], list[tuple[int
         raise ValueError(f"a move starts with two dice 1-6, got {value!r}")
     dice = (int(value[0]), int(value[1]))
     letters = value[2:]
+    if len(letters) > 8:
+        raise ValueError(f"a move has at most 4 steps (8 letters), got {len(letters)} letters")
     if len(letters) % 2:
         raise ValueError(f"move {value!r} has an odd number of point letters")
     steps = [(_point(player, letters[i]), _point(player, letters[i + 1])) for i in range(0, len(letters), 2)]
@@ -314,7 +318,8 @@ def build_match(games: list[SgfGame], on_error: ErrorHandler | None = None) -> M
         crawford=bool(length) and "Crawford" in rules,  # as gnubg: no RU[Crawford], no Crawford rule
         jacoby="Jacoby" in rules and not length,
         info={k: v for k, v in (("Event", first.get("EV", [None])[0]), ("Site", first.get("PC", [None])[0]),
-                                ("Round", first.get("RO", [None])[0]), ("Date", first.get("DT", [None])[0]))
+                                ("Round", first.get("RO", [None])[0]),
+                                ("EventDate", (first.get("DT", [""])[0] or "").replace("-", ".")))
               if v},
     )
 
@@ -549,9 +554,10 @@ def write_sgf(match: Match, app: str = "bgbridge") -> str:
         head = (f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]MI[length:{match.length}][game:{index}]"
                 f"[ws:{score[O]}][bs:{score[X]}]PW[{_escape(match.players[O])}]PB[{_escape(match.players[X])}]")
         if index == 0:
-            for key, prop in (("Event", "EV"), ("Site", "PC"), ("Round", "RO"), ("Date", "DT")):
+            for key, prop in (("Event", "EV"), ("Site", "PC"), ("Round", "RO"), ("EventDate", "DT")):
                 if match.info.get(key):
-                    head += f"{prop}[{_escape(match.info[key])}]"
+                    value = match.info[key].replace(".", "-") if prop == "DT" else match.info[key]
+                    head += f"{prop}[{_escape(value)}]"
         if rules:
             rule = rules[0] + (":CrawfordGame" if game.crawford and rules[0] == "Crawford" else "")
             head += f"RU[{rule}]"
