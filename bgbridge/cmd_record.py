@@ -112,6 +112,14 @@ def _load_match(spec: str) -> Match:
 
 def cmd_export(args: argparse.Namespace) -> int:
     match = _load_match(args.match)
+    if args.format == "mat":
+        from engine.match import SetBoard
+
+        edited = [n for n, g in enumerate(match.games, start=1) if any(isinstance(e, SetBoard) for e in g.events)]
+        if edited:
+            # gnubg warns the same way: a .mat has no way to say "the board was set by hand".
+            print(f"bgbridge: warning: game {', '.join(map(str, edited))} had the board set by hand, which a "
+                  ".mat file cannot record; use --format sgf to keep it", file=sys.stderr)
     text = write_mat(match) if args.format == "mat" else write_sgf(match)
     if args.output:
         tmp = f"{args.output}.tmp{os.getpid()}"

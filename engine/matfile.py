@@ -470,10 +470,7 @@ def _build_game(match: Match, mgame: MatGame, fail: Callable[[MatError], None], 
         except GameError as exc:
             fail(MatError(str(exc), **where(entry)))
             raise _SkipGame from None
-    if not game.over:
-        if not lenient:
-            return  # an unfinished last game: the match is still being played
-        return
+    # A last game without an end is a match still being played; the caller decides.
 
 
 def _entry_text(entry: MatEntry) -> str:
@@ -523,10 +520,7 @@ def _resignation(match: Match, entry: MatEntry, mgame: MatGame, fail: Callable[[
     if rest or kind not in (1, 2, 3):
         raise GameError(f"{player_name(winner)} wins {entry.value} with the cube at {game.cube_value}: "
                         "not a single game, gammon or backgammon")
-    if game.phase == MOVE:
-        # The loser rolled and resigned before playing, or the winner resigned... the file
-        # only says who won: the resignation comes from the side that lost.
-        pass
+    # The file only says who won: the resignation comes from the side that lost.
     match.apply(Resign(loser, kind))
     match.apply(AcceptResign(winner))
 

@@ -148,3 +148,38 @@ def test_parse_keeps_tokens_and_columns():
     assert f.length == 5 and len(f.games) == 6 and f.headers["EventDate"] == "2026.11.22"
     first = f.games[0].entries[0]
     assert first.kind == "play" and first.column > 20 and first.dice == (2, 1)
+
+
+def snowie_note(position, on_roll: int) -> str:
+    """A Snowie text record (gnubg's ``export match snowietxt`` puts one in an ``Illegal play``
+    note): length; Jacoby; 0; money; player on roll; names; Crawford; scores; cube; owner; then
+    the board from the side on roll (its checkers positive), bar first and the opponent's bar last;
+    the dice."""
+    simple = position.with_turn(on_roll).to_simple()
+    fields = [3, 0, 0, 0, on_roll, "p", "q", 0, 0, 0, 1, 0, *simple, 0, 0]
+    return ";".join(str(f) for f in fields)
+
+
+def test_illegal_play_note_sets_the_board_and_the_game_goes_on():
+    from engine.movegen import apply_moves
+    from engine.position import Position
+
+    start = Position.start()
+    after_x, _ = apply_moves(start.with_turn(X), [(24, 23), (13, 11)])
+    after_o, _ = apply_moves(after_x.with_turn(O), [(8, 4)])  # 31 played as 8/4 8/4?: one 4-step, illegal
+    note = snowie_note(after_o, X)
+    text = (" 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+            "  1)                             21: 13/11 24/23\n"
+            f"  2) 31: Illegal play ({note})\n"
+            "                                 62: 24/18 13/11\n")
+    m = read_mat(text)
+    assert m.game.plays[-1].before == after_o.with_turn(X)
+    assert any(type(e).__name__ == "SetBoard" for e in m.game.events)
+
+
+def test_unknown_roll_in_the_middle_of_a_game_is_reported():
+    text = (" 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+            "  1)                             21: 13/11 24/23\n"
+            "  2) ????                        62: 24/18 13/11\n")
+    with pytest.raises(MatError, match="game 1, move 2, line 6: an unknown roll"):
+        read_mat(text)
