@@ -184,17 +184,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _print_moments(match: Match) -> None:
-    """Replay ``match`` event by event, printing each with the IDs of the moment after it."""
-    replay = Match.from_settings(match.settings())
+    """Each event of ``match`` with the IDs of the moment after it."""
     game_no = 0
-    for event in match.events:
-        result = replay.apply(event)
-        if len(replay.games) != game_no:
-            game_no = len(replay.games)
-            print(f"game {game_no}  score X {replay.score[1]} - O {replay.score[0]}")
-        print(f"  {str(event):<40} {replay.gnubg_id()}  {replay.xgid()}")
-        if result is not None:
-            print(f"  {result}")
+    for moment in match.moments():
+        if moment.game != game_no:
+            game_no = moment.game
+            before = match.scores_before[game_no - 1]
+            print(f"game {game_no}  score X {before[1]} - O {before[0]}")
+        print(f"  {str(moment.event):<40} {moment.position_id}:{moment.match_id}  {moment.xgid}")
+        if moment.result is not None:
+            print(f"  {moment.result}")
 
 
 def cmd_matches(args: argparse.Namespace) -> int:

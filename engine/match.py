@@ -38,7 +38,7 @@ GameResult(winner=0, points=2, kind=1, reason='drop')
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
 from engine import ids
 from engine.position import O, X, Position, PositionError, other, parse_player, player_name
@@ -675,6 +675,20 @@ class Game:
 
 # --- a match ------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Moment:
+    """A match right after its event number ``index`` (from 0): gnubg's Position ID and Match
+    ID, the XGID, the game's result when that event ended a game, and the game number (from 1)."""
+
+    index: int
+    event: Event
+    position_id: str
+    match_id: str
+    xgid: str
+    result: GameResult | None
+    game: int
+
+
 def _crawford_next(score: Mapping[int, int], length: int, before: Mapping[int, int]) -> bool:
     """Whether the game after one that moved the score from ``before`` to ``score`` is the
     Crawford game: a side has just reached ``length - 1`` and the other is still short of it."""
@@ -897,6 +911,21 @@ class Match:
             jacoby=self.jacoby and not self.length,
             match_length=self.length,
         ))
+
+    def moments(self) -> Iterator["Moment"]:
+        """Every moment of the match: after each event, its gnubg IDs and XGID.
+
+        >>> m = Match(3)
+        >>> m.apply(OpeningRoll(x=6, o=2)); m.apply(Move(X, "24/18 13/11"))
+        >>> [(str(mo.event), mo.position_id) for mo in m.moments()]
+        [('opening roll: X 6, O 2', '4HPwATDgc/ABMA'), ('X plays 24/18 13/11', '4HPkQSDgc/ABMA')]
+        """
+        replay = Match(self.length, players=self.players, crawford=self.crawford, jacoby=self.jacoby,
+                       info=self.info)
+        for index, event in enumerate(self.events):
+            result = replay.apply(event)
+            yield Moment(index, event, replay.position_id(), replay.match_id(), replay.xgid(), result,
+                         len(replay.games))
 
     def __repr__(self) -> str:
         kind = f"{self.length}-point match" if self.length else "money session"
