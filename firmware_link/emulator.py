@@ -343,6 +343,15 @@ class Emulator:
         with self._lock:
             self.model.press(button)
 
+    def wait_leds(self, mask: int, timeout: float = 5.0, care: int = 0xFFFFFFFF) -> bool:
+        """Waits until ``leds & care == mask & care`` (as :class:`~firmware_link.sim.SimulatedUnit`)."""
+        deadline = time.monotonic() + timeout
+        while (self.leds & care) != (mask & care):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
     def reset(self) -> None:
         """Resets the chip (reset pin): the display goes dark, the link memory stays."""
         with self._lock:

@@ -152,6 +152,30 @@ class _FrameProtocol(serial.threaded.Protocol):
         self.unit._lost(self.generation, exc)
 
 
+class _ReaderThread(serial.threaded.ReaderThread):
+    """``serial.threaded.ReaderThread`` that also treats an ``OSError`` as a lost connection
+    (pyserial's ``in_waiting`` raises a bare EIO when a pty or USB port goes away)."""
+
+    def run(self) -> None:
+        if not hasattr(self.serial, "cancel_read"):
+            self.serial.timeout = 1
+        self.protocol = self.protocol_factory()
+        self.protocol.connection_made(self)
+        self._connection_made.set()
+        error: BaseException | None = None
+        while self.alive and self.serial.is_open:
+            try:
+                data = self.serial.read(self.serial.in_waiting or 1)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                error = exc  # TypeError/AttributeError: the port was closed under us
+                break
+            if data:
+                self.protocol.data_received(data)
+        self.alive = False
+        self.protocol.connection_lost(error)
+        self.protocol = None
+
+
 class Unit:
     """The indicator unit on a serial port, kept showing :attr:`desired`.
 
@@ -198,7 +222,7 @@ class Unit:
         self._next_seq = random.randrange(0x100)
         self._phase = "closed"  # closed -> hello -> ready
         self._serial: serial.SerialBase | None = None
-        self._reader: serial.threaded.ReaderThread | None = None
+        self._reader: _ReaderThread | None = None
         self._generation = 0
         self._inbox: list[Frame] = []
         self._lost_error: BaseException | None | bool = False
@@ -426,7 +450,7 @@ class Unit:
             self._generation += 1
             self._garbage_base = self.stats.garbage_bytes
             self._bad_base = self.stats.bad_frames
-            reader = serial.threaded.ReaderThread(port, _make_factory(self, self._generation))
+            reader = _ReaderThread(port, _make_factory(self, self._generation))
             reader.daemon = True
             self._serial, self._reader = port, reader
             self._phase = "hello"

@@ -132,11 +132,15 @@ class SimulatedUnit:
         with self._cond:
             return self._brightness
 
-    def press(self, button: str, ms: int = 20, bounce: bool = False) -> None:
-        """Holds ``button`` down for ``ms`` ms (simulated), optionally with contact chatter."""
+    def press(self, button: str, ms: int = 20, bounce: bool = False, wait: bool = True) -> None:
+        """Holds ``button`` down for ``ms`` ms (simulated), optionally with contact chatter;
+        with ``wait``, returns once it is released again (as a finger would)."""
         if button not in BUTTONS:
             raise ValueError(f"no button {button!r}; the unit has {', '.join(BUTTONS)}")
         self._command(f"press {BUTTONS.index(button)} {ms}" + (" bounce" if bounce else ""))
+        if wait:
+            chatter = 2 * 3 * 0.9 if bounce else 0  # the harness's chatter: 3 x 0.9 ms each way
+            time.sleep((ms + chatter) / 1000 + 0.005)
 
     def reset(self) -> None:
         """Pulls the reset pin (as the DTR auto-reset does): registers cleared, RAM kept."""

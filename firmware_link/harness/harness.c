@@ -20,9 +20,10 @@
  *   ok COMMAND              after each command
  *   crashed                 if the simulated chip stops
  *
- * The firmware sleeps when idle; the sleep callback waits on the pty and standard input (with
- * the time to the next simulated event as the limit), so input wakes the chip at once and the
- * simulation follows the wall clock.
+ * The firmware sleeps when idle; the sleep callback waits on the pty and standard input until
+ * the wall-clock time of the next simulated event, so input wakes the chip at once and simulated
+ * time keeps up with the wall clock (it catches up after the process was descheduled; busy
+ * stretches of firmware run faster than real time, as in any simavr run).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -331,23 +332,31 @@ static int64_t now_ns(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Simulated time follows the wall clock: cycle_origin happened at wall_origin. */
+static int64_t wall_origin;
+static avr_cycle_count_t cycle_origin;
+
 static void harness_sleep(avr_t *a, avr_cycle_count_t how_long)
 {
-    int64_t want = (int64_t)avr_cycles_to_nsec(a, how_long);
-    int64_t start = now_ns(), slept;
-    if (want < SPIN_BELOW_NS) {
-        /* Short waits (a UART byte time) are spun: on a loaded machine every real sleep risks
-         * a scheduler delay of milliseconds, and one request has some thirty such waits. */
-        while (!poll_io(0) && (slept = now_ns() - start) < want)
-            ;
-    } else {
-        poll_io(want);
-    }
-    slept = now_ns() - start;
+    avr_cycle_count_t wake_cycle = a->cycle + how_long;
+    int64_t wake_at = wall_origin + (int64_t)((double)(wake_cycle - cycle_origin) * 1e9 / a->frequency);
+    int64_t now = now_ns();
+    int woken = 0;
+    if (wake_at - now >= SPIN_BELOW_NS)
+        woken = poll_io(wake_at - now - SPIN_BELOW_NS / 2);
+    /* Short waits (a UART byte time) are spun: on a loaded machine every real sleep risks a
+     * scheduler delay of milliseconds, and one request has some thirty such waits. */
+    while (!woken && now_ns() < wake_at)
+        woken = poll_io(0);
+    now = now_ns();
     avr_cycle_count_t unslept = 0;
-    if (slept < want) /* woken early by input: advance simulated time only as far as real time */
-        unslept = avr_usec_to_cycles(a, (want - slept) / 1000);
-    a->cycle -= unslept;
+    if (now < wake_at) { /* woken early by input: simulated time goes only as far as real time */
+        avr_cycle_count_t reached = cycle_origin + (avr_cycle_count_t)((double)(now - wall_origin) * a->frequency / 1e9);
+        if (reached < a->cycle)
+            reached = a->cycle;
+        unslept = wake_cycle - reached;
+        a->cycle -= unslept; /* the core adds how_long after this returns */
+    }
     sleeping_cycles += how_long - unslept;
 }
 
@@ -395,6 +404,8 @@ int main(int argc, char **argv)
     avr->data[MCUSR_ADDR] |= 1; /* PORF: this is a power-on */
 
     plug();
+    wall_origin = now_ns();
+    cycle_origin = avr->cycle;
     for (unsigned long n = 0;; n++) {
         int state = avr_run(avr);
         if (state == cpu_Done || state == cpu_Crashed) {
