@@ -209,6 +209,7 @@ class Unit:
         self.events: "queue.Queue[DeviceEvent]" = queue.Queue()
         self.stats = LinkStats()
         self.info: DeviceInfo | None = None
+        self.last_boot: DeviceEvent | None = None  # the unit's latest boot event (count, cause)
         self.last_error: str | None = None
         self.session = random.randrange(1, 0x10000)
 
@@ -637,6 +638,7 @@ class Unit:
             self.stats.events += 1
             event = DeviceEvent(seq, kind, tuple(args), now)
             if kind == "boot":
+                self.last_boot = event
                 if self._boot_count is not None and new_boot:
                     self.stats.device_resets += 1
                     self._push_state()
