@@ -417,6 +417,7 @@ class Game:
         self.cube_value = 1
         self.cube_owner: int | None = None
         self.resign_points = 0
+        self.resigner: int | None = None
         self.result: GameResult | None = None
         self.events: list[Event] = []
         self.plays: list[PlayRecord] = []
