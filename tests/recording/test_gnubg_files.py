@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,27 @@ def test_gnubg_self_play_files_read_write_and_replay_in_gnubg(gnubg_binary, tmp_
     print(f"\n{len(JOBS)} gnubg matches: {plays} plays read from .mat and .sgf; "
           f"{records} gnubg records agree with ours; {time.perf_counter() - started:.0f} s")
     assert len(JOBS) >= 100 and plays > 3000
+
+
+@pytest.mark.slow
+@pytest.mark.gnubg
+def test_our_xgid_of_every_moment_reads_in_gnubg_as_our_gnubg_ids(gnubg_binary):
+    """gnubg reads XGIDs but cannot write them: for every moment of a 5-point match where a side
+    is to roll or to play, gnubg's reading of our XGID gives our Position ID and our Match ID's
+    fields (XGID carries no game state, resignation or Jacoby bit, so those are left out)."""
+    from engine.ids import decode_match_id
+
+    match = read_sgf((Path(__file__).parent / "data" / "gnubg_5pt.sgf").read_bytes())
+    checked = 0
+    with Gnubg(gnubg_binary) as client:
+        for moment in match.moments():
+            fields = decode_match_id(moment.match_id)
+            if fields.game_state != 1 or fields.double_offered:
+                continue
+            state = client.state_from_xgid(moment.xgid)
+            theirs = decode_match_id(state.match_id)
+            assert state.position_id == moment.position_id, moment
+            for name in ("cube_value", "cube_owner", "player_on_roll", "crawford", "dice", "match_length", "score"):
+                assert getattr(theirs, name) == getattr(fields, name), (name, moment)
+            checked += 1
+    assert checked > 250
