@@ -97,7 +97,7 @@ def generate(position: Position, dice: Sequence[int]) -> list[tuple[Move, ...]]:
     :class:`LegalPlays` wraps it.
 
     >>> generate(Position.start(), (6, 5))[:2]
-    [((24, 18), (18, 13)), ((24, 18), (13, 8))]
+    [((24, 18), (18, 13)), ((13, 7), (7, 2))]
     """
     d1, d2 = dice
     me, opp_at = _split(position)
@@ -389,7 +389,7 @@ class Play:
     >>> from engine.position import Position
     >>> play = Position.start().legal_plays((6, 2)).find_moves([(24, 18), (13, 11)])
     >>> str(play), play.result.position_id()
-    ('24/18 13/11', '4HPwATDgc/ABMA')
+    ('24/18 13/11', '4HPwATDgc+RBIA')
     """
 
     __slots__ = ("position", "dice", "moves", "_result", "_hits")
@@ -449,7 +449,7 @@ class LegalPlays:
     >>> from engine.position import Position
     >>> plays = Position.start().legal_plays((6, 6))
     >>> len(plays), bool(plays)
-    (4, True)
+    (11, True)
     """
 
     def __init__(self, position: Position, dice: Sequence[int]) -> None:

@@ -161,7 +161,7 @@ class Position:
         Checkers not placed are borne off.
 
         >>> Position.from_points(x={6: 2, 25: 1}, o={24: 1}).to_simple()
-        (1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0)
+        (1, -1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         """
         sides = []
         for player, counts in ((O, o or {}), (X, x or {})):
@@ -335,7 +335,7 @@ class Position:
 
         >>> plays = Position.start().legal_plays((6, 2))
         >>> len(plays)
-        12
+        14
         """
         from engine.movegen import LegalPlays
 
