@@ -219,7 +219,10 @@ def parse_sgf(data: bytes | str) -> list[SgfGame]:
     ...
     engine.sgf.SgfError: character 10: a property value is not closed with ']'
     """
-    games = _Reader(_decode(data)).collection()
+    try:
+        games = _Reader(_decode(data)).collection()
+    except RecursionError:
+        raise SgfError("game trees nested too deeply to be a match") from None
     if not games:
         raise SgfError("no game in the file")
     backgammon = [g for g in games if g.root.get("GM", ["6"])[0].strip() == "6"]

@@ -82,3 +82,5 @@ def test_binary_and_huge_values_are_refused_or_read_without_blowing_up():
         read_sgf(bytes(range(256)) * 4)
     with pytest.raises(SgfError):
         read_sgf("(;GM[6];B[" + "q" * 10_000_000 + "])")
+    with pytest.raises(SgfError, match="nested too deeply"):
+        read_sgf("(;GM[6]" + "(;W[52mhxv]" * 100_000)
