@@ -98,18 +98,19 @@ def test_play_match_rejects_bad_arguments(gnubg):
 
 @pytest.mark.slow
 def test_many_matches_replay_and_agree_with_engine(gnubg_binary, tmp_path):
-    """24 matches of 1 to 7 points: .mat and .sgf replays agree record by record, and every
+    """12 matches of 1 to 7 points: .mat and .sgf replays agree record by record, and every
     move is legal for our engine and lands on gnubg's position."""
-    jobs = [(length, seed) for seed in range(8) for length in (1, 3, 7)]
+    jobs = [(length, 100 + seed) for seed in range(4) for length in (1, 3, 7)]
 
     def run(part: list[tuple[int, int]]) -> int:
+        # One client per thread: gnubg's 10 ms polls overlap (see test_legal_plays.CLIENTS).
         moves = 0
         with Gnubg(gnubg_binary) as client:
             for length, seed in part:
-                _, replay_mat, replay_sgf = play_and_replay(client, length, 100 + seed, tmp_path)
+                _, replay_mat, replay_sgf = play_and_replay(client, length, seed, tmp_path)
                 moves += check_replays(replay_mat, replay_sgf, length)
         return moves
 
     with ThreadPoolExecutor(3) as pool:
         moves = sum(pool.map(run, [jobs[i::3] for i in range(3)]))
-    assert moves > 1000
+    assert moves > 500
