@@ -124,7 +124,9 @@ class GnubgPlay:
     the mover is still the side "on roll" (unswapped), the convention of gnubg's move generator
     and of ``Play.result``.  The driver builds it by applying gnubg's parsed steps to gnubg's
     board and encoding with gnubg's ``positionid``; gnubg's own ``move`` command then swaps
-    sides for the opponent (``tests/gnubg`` checks the two agree, hits and bear-offs included).
+    sides for the opponent.  ``tests/gnubg`` checks both: these IDs swapped equal what gnubg's
+    ``move`` command reaches (hits and bear-offs included), and unswapped they equal the keys of
+    gnubg's C move generator (gnubg-nn's ``moves``).
     gnubg shortens some moves (``"2/off"`` for a 3-1 that plays 2/1/off); ``steps`` follow
     the text, so compare plays by ``result_id``, not by steps.
     """

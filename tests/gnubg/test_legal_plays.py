@@ -88,3 +88,19 @@ def test_random_positions_against_gnubg(gnubg_binary):
         f"{len(found)} of {len(positions) * 21} position-rolls differ from gnubg:\n"
         + "\n".join(found[:10])
     )
+
+
+def test_keys_are_those_of_gnubgs_move_generator(gnubg):
+    """The real binary's result IDs are the keys of gnubg's C move generator (gnubg-nn's
+    ``moves``): the board after the play with the mover still on roll, nothing swapped."""
+    import gnubg_nn
+
+    for position in sample(seed=43, games=5, scatters=5):
+        board = [list(side) for side in gnubg_nn.board_from_position_id(position.position_id())]
+        for dice in ((6, 2), (3, 3), (5, 1)):
+            keys = gnubg_nn.moves(board, *dice)
+            generator = {
+                gnubg_nn.position_id([list(side) for side in gnubg_nn.board_from_position_key(key)])
+                for key in keys
+            }
+            assert gnubg.legal_result_ids(position.position_id(), dice) == generator, (position, dice)
