@@ -114,3 +114,20 @@ def test_many_matches_replay_and_agree_with_engine(gnubg_binary, tmp_path):
     with ThreadPoolExecutor(3) as pool:
         moves = sum(pool.map(run, [jobs[i::3] for i in range(3)]))
     assert moves > 500
+
+
+def test_replay_reports_an_illegal_move_in_a_file(gnubg, tmp_path):
+    """gnubg refuses a .mat holding an illegal play, and the refusal reaches the caller."""
+    mat = gnubg.play_match(1, seed=5)["mat"]
+    lines = mat.splitlines()
+    # Move line 2's first play becomes "13/1 ..." : a 12-pip step no roll allows.
+    index = next(i for i, line in enumerate(lines) if line.lstrip().startswith("2)"))
+    entry = lines[index].split(")", 1)[1].split(":", 1)[1].split()
+    assert entry, lines[index]
+    broken = lines[index].replace(entry[0], "13/1", 1)
+    assert broken != lines[index]
+    lines[index] = broken
+    path = tmp_path / "broken.mat"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(GnubgError, match="had errors"):
+        replay_match(path, binary=gnubg.binary)
