@@ -67,9 +67,12 @@ def test_special_positions_against_gnubg(gnubg):
         Position.from_points(x={24: 2, 13: 13}, o={p: 2 for p in range(13, 19)}, turn=X),  # a prime
         Position.from_points(x={5: 1, 4: 2}, o={19: 2, 3: 4}),                 # higher die first
         Position.from_points(x={8: 1, 3: 2}, o={18: 2, 19: 2, 20: 2}, turn=X),  # blocked straggler
+        # fifteen singles: 1-1 has 1,547 distinct plays (the hint list must not be cut short)
+        Position.from_points(x={p: 1 for p in range(4, 19)}, o={24: 2, 23: 2}, turn=X),
     ]
     found = disagreements(gnubg, positions)
     assert not found, "our legal plays differ from gnubg's:\n" + "\n".join(found[:10])
+    assert len(gnubg.legal_result_ids(positions[-1].position_id(), (1, 1))) == 1547
 
 
 def test_random_positions_against_gnubg_quick(gnubg):
