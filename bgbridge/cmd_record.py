@@ -172,7 +172,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{args.file}: {problem}")
         plays = sum(len(g.plays) for g in match.games)
         if problems:
-            print(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {len(match.games)} games")
+            games = len(match.games)
+            print(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {games} game{'s' if games != 1 else ''}")
             return 1
         unfinished = match.game is not None and not match.game.over
         note = f" (game {len(match.games)} has no end)" if unfinished else ""

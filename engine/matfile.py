@@ -439,8 +439,10 @@ def _build_game(match: Match, mgame: MatGame, fail: Callable[[MatError], None], 
                 try:
                     match.apply(Move(mover, _notation(game.position, game.dice, entry.steps, text)))
                 except GameError as exc:
+                    assert game.dice is not None
+                    reason = engine_reason(game.position, game.dice, entry.steps) or str(exc)
                     fail(MatError(f"{player_name(mover)} plays {game.dice_text()}: {text or '(no move)'}: "
-                                  f"{exc}", **where(entry)))
+                                  f"{reason}", **where(entry)))
                     if not _force(match, entry):
                         fail(MatError("the rest of this game cannot be replayed", **where(entry)))
                         raise _SkipGame
@@ -486,6 +488,24 @@ def _notation(position: Position, dice: tuple[int, int] | None, steps, text: str
         return ""
     play = position.legal_plays(dice).find_moves([(s, d) for s, d, _ in steps])
     return str(play) if play is not None else text
+
+
+def engine_reason(position: Position, dice: tuple[int, int], steps) -> str | None:
+    """The referee's (:func:`engine.judge.judge`) reason why ``steps`` (``(from, to)``, as a file
+    writes them) are not a legal play of ``dice``, or ``None`` when they are one."""
+    from engine.judge import judge
+    from engine.movegen import apply_moves
+
+    try:
+        after, _ = apply_moves(position, [(s, d) for s, d, *_ in steps])
+    except PositionError as exc:
+        return str(exc)
+    verdict = judge(position, after, dice)
+    if verdict.legal and verdict.finished:
+        return None
+    if verdict.legal:
+        return "the play is not complete (" + verdict.reason.removeprefix("unfinished: ") + ")"
+    return verdict.reason
 
 
 def _force(match: Match, entry: MatEntry) -> bool:

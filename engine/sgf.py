@@ -420,7 +420,11 @@ def _build_game(match: Match, sgame: SgfGame, number: int, fail, lenient: bool) 
                 try:
                     match.apply(Move(player, str(play) if play is not None else text))
                 except GameError as exc:
-                    fail(SgfError(f"{player_name(player)} plays {game.dice_text()}: {text or '(no move)'}: {exc}",
+                    from engine.matfile import engine_reason
+
+                    assert game.dice is not None
+                    reason = engine_reason(game.position, game.dice, steps) or str(exc)
+                    fail(SgfError(f"{player_name(player)} plays {game.dice_text()}: {text or '(no move)'}: {reason}",
                                   **where()))
                     if not _force(match, steps):
                         fail(SgfError("the rest of this game cannot be replayed", **where()))

@@ -139,7 +139,7 @@ def test_check_mode_reports_every_problem_and_goes_on():
     assert len(m.games) == 6
     first = problems[0]
     assert (first.game, first.move, first.line) == (1, 3, 9)
-    assert "8/2 moves 6 pips" in str(first)
+    assert "O moved 9 pips, more than 5-3 allows (8)" in str(first)
     assert any(p.game == 2 and p.move == 15 for p in problems)
 
 
