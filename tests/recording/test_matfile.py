@@ -183,3 +183,12 @@ def test_unknown_roll_in_the_middle_of_a_game_is_reported():
             "  2) ????                        62: 24/18 13/11\n")
     with pytest.raises(MatError, match="game 1, move 2, line 6: an unknown roll"):
         read_mat(text)
+
+
+def test_every_recorded_play_has_the_referees_verdict():
+    match = read_mat((DATA / "gnubg_5pt.mat").read_bytes())
+    verdicts = [(record, record.verdict()) for game in match.games for record in game.plays]
+    assert len(verdicts) == 190
+    for record, verdict in verdicts:
+        assert verdict.legal and verdict.finished, (record.notation, verdict)
+        assert verdict.notation == record.notation
