@@ -45,7 +45,6 @@ from engine.match import (
     AcceptResign,
     Double,
     Drop,
-    Event,
     GameError,
     Match,
     Move,
@@ -56,8 +55,6 @@ from engine.match import (
     Take,
     DOUBLED,
     MOVE,
-    OPENING,
-    OVER,
     RESIGNED,
     ROLL,
 )

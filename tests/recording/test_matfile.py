@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.match import AcceptResign, Double, Drop, Match, Move, OpeningRoll, Resign, Roll, Take
+from engine.match import AcceptResign, Double, Match, Move, OpeningRoll, Resign, Roll, Take
 from engine.matfile import MatError, parse_mat, read_mat, write_mat
 from engine.position import O, X
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.match import Match, Move, OpeningRoll, Roll, SetBoard
+from engine.match import Match, Move, OpeningRoll, SetBoard
 from engine.matfile import read_mat
 from engine.position import O, X, Position
 from engine.sgf import SgfError, format_move, parse_move, parse_sgf, read_sgf, write_sgf
