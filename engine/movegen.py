@@ -298,24 +298,33 @@ def _undo(me: list[int], opp_at: list[int], outside: list[int], s: int, t: int, 
 
 def explore(
     position: Position, dice: Sequence[int], rules: Rules = STANDARD_RULES
-) -> dict[Position, tuple[Move, ...]]:
+) -> dict[Position, tuple[tuple[Move, ...], tuple[int, ...]]]:
     """Every position reachable by playing some of ``dice`` one step at a time under ``rules``
-    (the most-dice rule aside), with one step sequence that reaches it.  The start position is
-    included with no steps.  The referee uses it to tell an unfinished move from an illegal one
-    and to name the rule an illegal one broke.
+    (the most-dice rule aside), with one step sequence that reaches it and the dice it leaves
+    unplayed.  The start position is included with no steps.  The referee uses it to tell an
+    unfinished move from an illegal one and to name the rule an illegal one broke.
+
+    ``dice`` may also be the single-die steps still to play, like ``(6,)`` or ``(3, 3, 3)``.
 
     >>> from engine.position import Position
     >>> reached = explore(Position.start(), (6, 2))
+    >>> reached[Position.start()]
+    ((), (6, 2))
     >>> len(reached) > len(Position.start().legal_plays((6, 2)))
     True
     """
-    d1, d2 = check_dice(dice)
-    steps = [d1] * 4 if d1 == d2 else [d1, d2]
+    if len(dice) == 2 and dice[0] == dice[1]:
+        d = check_dice(dice)[0]
+        steps: tuple[int, ...] = (d, d, d, d)
+    else:
+        steps = tuple(sorted((int(d) for d in dice), reverse=True))
+        if not all(1 <= d <= 6 for d in steps):
+            raise DiceError(f"dice are numbers from 1 to 6, got {tuple(dice)!r}")
     me, opp_at = _split(position)
     outside = [sum(me[7:26])]
     mover = position.turn
     opp_bar = position.bar(1 - mover)
-    reached: dict[Position, tuple[Move, ...]] = {position: ()}
+    reached: dict[Position, tuple[tuple[Move, ...], tuple[int, ...]]] = {position: ((), steps)}
     seen: set[tuple[int, tuple[int, ...]]] = set()
     moves: list[Move] = []
 
@@ -327,7 +336,7 @@ def explore(
             own = tuple(me[1:26])
             opp = tuple(opp_at[24:0:-1]) + (opp_bar + hits,)
             board = (own, opp) if mover == 0 else (opp, own)
-            reached.setdefault(Position._trusted(board, mover), tuple(moves))
+            reached.setdefault(Position._trusted(board, mover), (tuple(moves), remaining))
         for i, die in enumerate(remaining):
             if i and die == remaining[i - 1]:
                 continue
@@ -342,7 +351,7 @@ def explore(
                 moves.pop()
                 _undo(me, opp_at, outside, s, t, hit)
 
-    visit(0, tuple(steps), 0)
+    visit(0, steps, 0)
     return reached
 
 
