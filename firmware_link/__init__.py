@@ -7,14 +7,15 @@
 * :mod:`firmware_link.link` — :class:`Unit`, the host link: never blocks, retries, reconnects,
   restores the display after a reset or a pulled cable.
 * :mod:`firmware_link.emulator` — :class:`Emulator`, the unit in software on a pty or
-  ``socket://`` port (used when no unit is attached).
+  ``socket://`` port; :func:`attach` gives a :class:`Unit` on the real unit, or on an emulator
+  when none is attached.
 * :mod:`firmware_link.sim` — the real firmware under simavr (tests and benchmarks).
 * ``firmware/`` — the ATmega328P firmware (C, avr-libc) and its Makefile; ``harness/`` — the
   simavr harness.
 """
 from firmware_link.display import BUTTONS, DisplayState
 from firmware_link.emulator import Emulator
-from firmware_link.link import DeviceError, DeviceEvent, DeviceInfo, LinkClosed, Unit, find_unit_port
+from firmware_link.link import DeviceError, DeviceEvent, DeviceInfo, LinkClosed, Unit, attach, find_unit_port
 
 __all__ = [
     "BUTTONS",
@@ -25,5 +26,6 @@ __all__ = [
     "Emulator",
     "LinkClosed",
     "Unit",
+    "attach",
     "find_unit_port",
 ]

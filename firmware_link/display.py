@@ -18,7 +18,7 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from engine.position import O, X
 from firmware_link.protocol import (
@@ -170,13 +170,3 @@ def player_word(player: int | None) -> str:
     """``x``, ``o`` or ``c`` (centre / nobody) for the protocol."""
     return _PLAYER_WORD.get(player, "c")  # type: ignore[arg-type]
 
-
-@dataclass
-class Indicators:
-    """What a unit (real, simulated or emulated) has on its LEDs right now: the latched mask and
-    the brightness, plus the state that produced it when known."""
-
-    leds: int = 0
-    brightness: int = 0
-    state: DisplayState = field(default_factory=DisplayState)
-    link: bool = False

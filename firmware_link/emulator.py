@@ -156,9 +156,9 @@ class DeviceModel:
             self._frame = bytearray((byte,))
             self._in_frame = True
             return b""
-        if not self._in_frame or byte == 0x0D:
+        if not self._in_frame:
             return b""
-        if byte == 0x0A:
+        if byte in (0x0A, 0x0D):  # either ends a frame: a terminal's Enter sends CR
             self._in_frame = False
             return self._handle(bytes(self._frame))
         if byte < 0x20 or byte > 0x7E or len(self._frame) >= FRAME_MAX - 1:

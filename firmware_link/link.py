@@ -37,7 +37,7 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import serial
 import serial.threaded
@@ -58,6 +58,9 @@ from firmware_link.protocol import (
     request,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from firmware_link.emulator import Emulator
+
 log = logging.getLogger(__name__)
 
 #: The device is taken for gone (and greeted again) after this long without a frame from it.
@@ -72,6 +75,22 @@ class DeviceError(Exception):
 
 class LinkClosed(Exception):
     """The :class:`Unit` was closed before the request was answered."""
+
+
+def attach(port: str = "auto", **options) -> tuple["Unit", "Emulator | None"]:
+    """A started :class:`Unit` on ``port``; for ``"auto"`` with no unit on USB, on a freshly
+    started software :class:`~firmware_link.emulator.Emulator` instead (returned too, for the
+    dashboard to show and for the caller to ``stop()``).  ``options`` go to :class:`Unit`::
+
+        unit, emulator = attach("auto")
+        shown = emulator.state if emulator else unit.desired
+    """
+    if port == "auto" and find_unit_port() is None:
+        from firmware_link.emulator import Emulator
+
+        emulator = Emulator()
+        return Unit(emulator.start("pty"), **options).start(), emulator
+    return Unit(port, **options).start(), None
 
 
 def find_unit_port() -> str | None:

@@ -2,15 +2,13 @@
 
 Needs ``avr-gcc``/``avr-libc`` (firmware), ``simavr``'s library and headers and a C compiler
 (harness): Debian packages ``gcc-avr avr-libc libsimavr-dev libelf-dev pkg-config make gcc``,
-installed by ``scripts/setup.sh --test``.
+installed by ``scripts/setup.sh --test``::
 
-    >>> import shutil
-    >>> from firmware_link.sim import SimulatedUnit, build  # doctest: +SKIP
-    >>> paths = build("/tmp/bgled-build")                    # doctest: +SKIP
-    >>> with SimulatedUnit(paths) as chip:                    # doctest: +SKIP
-    ...     url = chip.start()       # a pty path for Unit(url) or pyserial
-    ...     chip.press("double")
-    ...     chip.leds                 # the 595 outputs the firmware latched
+    paths = build("/tmp/bgled-build")
+    with SimulatedUnit(paths) as chip:
+        url = chip.start()       # a pty path for Unit(url) or pyserial
+        chip.press("double")     # returns when the button is up again (simulated time)
+        chip.leds                # the 595 outputs the firmware latched
 
 :class:`SimulatedUnit` offers the same test-facing methods as
 :class:`~firmware_link.emulator.Emulator` (``start``, ``press``, ``reset``, ``unplug``, ``plug``,
@@ -137,10 +135,10 @@ class SimulatedUnit:
         with ``wait``, returns once it is released again (as a finger would)."""
         if button not in BUTTONS:
             raise ValueError(f"no button {button!r}; the unit has {', '.join(BUTTONS)}")
-        self._command(f"press {BUTTONS.index(button)} {ms}" + (" bounce" if bounce else ""))
-        if wait:
-            chatter = 2 * 3 * 0.9 if bounce else 0  # the harness's chatter: 3 x 0.9 ms each way
-            time.sleep((ms + chatter) / 1000 + 0.005)
+        pin = BUTTONS.index(button)
+        self._command(f"press {pin} {ms}" + (" bounce" if bounce else ""))
+        if wait:  # until the release has happened in simulated time
+            self._wait_reply(f"released {pin}", timeout=5 + ms / 1000)
 
     def reset(self) -> None:
         """Pulls the reset pin (as the DTR auto-reset does): registers cleared, RAM kept."""
@@ -176,13 +174,15 @@ class SimulatedUnit:
             raise RuntimeError("the simavr harness is not running")
         self._proc.stdin.write(line + "\n")
         self._proc.stdin.flush()
-        want = want or f"ok {line}"
+        return self._wait_reply(want or f"ok {line}", timeout)
+
+    def _wait_reply(self, want: str, timeout: float = 5.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
             try:
                 reply = self._replies.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise RuntimeError(f"the simavr harness did not answer {line!r}") from None
+                raise RuntimeError(f"the simavr harness did not report {want!r}") from None
             if reply.startswith(want):
                 return reply
 

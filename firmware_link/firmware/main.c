@@ -35,12 +35,15 @@
 
 /* ---------------------------------------------------------------- reset cause */
 
-/* The watchdog stays enabled after a watchdog reset: turn it off before main() runs. */
+/* The watchdog stays enabled after a watchdog reset: turn it off before main() runs.  Optiboot
+ * (the Uno/Nano bootloader) clears MCUSR itself and hands its old value over in r2. */
 static uint8_t reset_cause __attribute__((section(".noinit")));
 void early_init(void) __attribute__((naked, used, section(".init3")));
 void early_init(void)
 {
-    reset_cause = MCUSR;
+    uint8_t from_bootloader;
+    __asm__ volatile("mov %0, r2" : "=r"(from_bootloader));
+    reset_cause = MCUSR ? MCUSR : from_bootloader;
     MCUSR = 0;
     wdt_disable();
 }
@@ -657,9 +660,9 @@ static void parse_byte(uint8_t c)
         len = 1;
         return;
     }
-    if (!in_frame || c == '\r')
+    if (!in_frame)
         return;
-    if (c == '\n') {
+    if (c == '\n' || c == '\r') { /* either ends a frame: a terminal's Enter sends CR */
         in_frame = false;
         frame[len] = '\0';
         handle_frame(frame, len);

@@ -18,6 +18,7 @@
  *   pty PATH                after start and after each plug
  *   leds HEX8 BRIGHTNESS    whenever the latched 595 outputs or the /OE PWM duty change
  *   ok COMMAND              after each command
+ *   released PIN            when a press is over (released and debounced), in simulated time
  *   crashed                 if the simulated chip stops
  *
  * The firmware sleeps when idle; the sleep callback waits on the pty and standard input until
@@ -37,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../firmware/protocol.h"
 #include "avr_ioport.h"
 #include "avr_spi.h"
 #include "avr_uart.h"
@@ -194,13 +196,17 @@ static void on_latch(struct avr_irq_t *irq, uint32_t value, void *param)
 static avr_irq_t *button_pin[6];
 static uintptr_t timer_serial;
 
-/* param: pin in bits 0-3, level in bit 4, a serial number above (distinct timers) */
+/* param: pin in bits 0-3, level in bit 4, bit 5 "only report that the press is over", a serial
+ * number above (distinct timers) */
 static avr_cycle_count_t set_pin_later(struct avr_t *a, avr_cycle_count_t when, void *param)
 {
     (void)a;
     (void)when;
     uintptr_t p = (uintptr_t)param;
-    avr_raise_irq(button_pin[p & 0xF], (p >> 4) & 1);
+    if (p & 0x20)
+        report("released %d", (int)(p & 0xF));
+    else
+        avr_raise_irq(button_pin[p & 0xF], (p >> 4) & 1);
     return 0;
 }
 
@@ -233,6 +239,10 @@ static void press(int pin, int ms, int bounce)
         }
     }
     schedule_pin(pin, 1, t);
+    /* reported once the release is debounced too: a finger cannot press again sooner */
+    uintptr_t report_it = (uintptr_t)pin | 0x20 | (++timer_serial << 8);
+    avr_cycle_timer_register_usec(avr, t + (DEBOUNCE_SAMPLES + 1) * DEBOUNCE_SAMPLE_MS * 1000,
+                                  set_pin_later, (void *)report_it);
 }
 
 static void release_all_buttons(void)

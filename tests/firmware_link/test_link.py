@@ -8,7 +8,7 @@ import pytest
 from engine.position import O, X
 from firmware_link.display import LED_LINK, DisplayState
 from firmware_link.link import DeviceError, Unit
-from firmware_link.protocol import HEARTBEAT_MS, HOST_TIMEOUT_MS, encode
+from firmware_link.protocol import HEARTBEAT_MS, HOST_TIMEOUT_MS, crc16
 
 LINK = 1 << LED_LINK
 
@@ -79,6 +79,15 @@ def test_garbage_and_bad_frames_are_skipped(device, raw_host):
     stats = host.stats(15)
     assert stats["crc_errors"] >= 2
     assert host.ask(16, "state").words[4:6] == ("4", "4")
+
+
+def test_a_request_typed_at_a_terminal_is_taken(device, raw_host):
+    host = raw_host(device.url)
+    host.hello(0)
+    host.port.write(b"!31 turn x*" + b"%04X" % crc16(b"!31 turn x") + b"\r")  # Enter sends CR
+    assert host.reply(0x31).words == ("ok",)
+    host.port.write(b"!32 turn o*" + b"%04x" % crc16(b"!32 turn o") + b"\r\n")  # lower-case hex
+    assert host.reply(0x32).words == ("ok",)
 
 
 def test_bad_requests_get_one_error_each(device, raw_host):
