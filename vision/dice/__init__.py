@@ -8,3 +8,4 @@
 - :mod:`vision.dice.evaluate` — the stage's own evaluation (``python -m vision.dice.evaluate``).
 """
 from vision.dice.render import STYLES, DiceStyle, RenderedDie, draw_die, draw_doubling_cube  # noqa: F401
+from vision.dice.reader import DiceObservation, DiceReader, Die  # noqa: F401,E402

@@ -142,7 +142,7 @@ class Pip:
 class ReaderSettings:
     """The reader's knobs, with the values it was developed with."""
 
-    #: Morphological kernel sizes (pixels): a pip must be smaller than 0.6 of one of them.
+    #: Morphological kernel sizes (pixels): a pip must be smaller than 0.8 of one of them.
     scales: tuple[int, ...] = (5, 9, 15, 25, 41, 67)
     #: A pip differs from its surroundings by at least this fraction of their brightness ...
     min_relative_contrast: float = 0.16
@@ -176,6 +176,12 @@ class PipField:
     pips: list[Pip]
     grey: np.ndarray = field(repr=False)
     owner: np.ndarray = field(repr=False)  # index into pips, -1 where no pip
+    near_pip: np.ndarray = field(default=None, repr=False)  # pips grown by their blurred rim
+
+    def __post_init__(self) -> None:
+        if self.near_pip is None:
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+            self.near_pip = cv2.dilate((self.owner >= 0).astype(np.uint8), kernel) > 0
 
 
 def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
@@ -192,9 +198,11 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     h, w = grey.shape
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     candidates: list[tuple[float, Pip, np.ndarray, np.ndarray]] = []
+    previous = 0
     for k in settings.scales:
         if k > 2 * min(h, w):
             break
+        smallest, previous = 0.8 * previous, k  # smaller blobs were candidates at the previous scale
         # Large kernels work on a smaller copy (same result for large pips, far faster).
         factor = 1 if k <= 15 else 2 if k <= 30 else 4
         small = grey if factor == 1 else cv2.resize(grey, (max(1, w // factor), max(1, h // factor)),
@@ -221,11 +229,18 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
             for i in range(1, n):
                 x, y, bw, bh, area = stats[i]
-                if area < 2 or max(bw, bh) > 0.6 * k:
+                if area < 2 or max(bw, bh) > 0.8 * k or max(bw, bh) <= smallest:
                     continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 ys += y
                 xs += x
+                # The pip's shape is that of its core (at least half its strongest contrast):
+                # the faint halo of a blurred pip would make it look larger and rounder.
+                strength = diff[ys, xs]
+                core = strength >= 0.5 * strength.max()
+                if core.sum() >= 2:
+                    xs, ys = xs[core], ys[core]
+                area = len(xs)
                 pts = np.stack([xs, ys], axis=1).astype(np.float64)
                 cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
                 fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
@@ -236,7 +251,7 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                     continue
                 level.append((pip, xs, ys, i - 1))
             for pip, xs, ys, label in level:
-                _describe_surroundings(bgr, grey, pip, owner, label)
+                _describe_surroundings(bgr, grey, pip, owner, label, full=False)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
                 candidates.append((score, pip, xs, ys))
     # Where candidates of several scales overlap, keep the one that looks most like a pip.
@@ -253,8 +268,12 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     return PipField(accepted, grey, taken)
 
 
-def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int) -> None:
-    """Fill in a pip's grey level and the colour of the face around it (a ring, other pips excluded)."""
+def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int,
+                           full: bool = True) -> None:
+    """Fill in a pip's grey level and the colour of the face around it (a ring, other pips excluded).
+
+    ``full=False`` is the quick version used to rank candidates: no colour, spread from the deviation.
+    """
     h, w = grey.shape
     s = pip.shape
     half = int(math.ceil(2.6 * max(np.abs(s).sum(axis=1)))) + 2
@@ -275,6 +294,10 @@ def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: n
         pip.face_bgr = bgr[int(pip.y), int(pip.x)].astype(np.float32)
         return
     values = region[ring]
+    if not full:
+        pip.face_grey = float(values.mean())
+        pip.face_spread = float(2.56 * values.std())
+        return
     pip.face_grey = float(np.median(values))
     pip.face_spread = float(np.percentile(values, 90) - np.percentile(values, 10))
     pip.face_bgr = np.median(bgr[y0:y1, x0:x1][ring], axis=0).astype(np.float32)
@@ -404,15 +427,15 @@ def fit_layout(points: np.ndarray, min_squareness: float = 0.6) -> tuple[float, 
 
 def _path_is_face(field_: PipField, frame: np.ndarray, a: Pip, b: Pip) -> bool:
     """True when the straight path between two pips runs over face-coloured material only."""
-    grey, owner = field_.grey, field_.owner
+    grey = field_.grey
     va, vb = a.xy, b.xy
     length = float(np.linalg.norm(vb - va))
-    steps = max(4, int(length))
+    steps = max(4, int(2 * length))
     t = np.linspace(0.0, 1.0, steps + 1)[1:-1]
     pts = va[None] + t[:, None] * (vb - va)[None]
     xs = np.clip(np.round(pts[:, 0]).astype(int), 0, grey.shape[1] - 1)
     ys = np.clip(np.round(pts[:, 1]).astype(int), 0, grey.shape[0] - 1)
-    free = owner[ys, xs] < 0
+    free = ~field_.near_pip[ys, xs]
     if free.sum() == 0:
         return True
     g = grey[ys, xs][free]
