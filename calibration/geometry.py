@@ -35,6 +35,8 @@ POINTS_PER_ROW = 12
 POINTS_PER_QUARTER = 6
 #: The bar's share of the field width when nothing better is known (measured boards: 3-9%).
 DEFAULT_BAR_FRACTION = 0.06
+#: Focal length of a typical phone or webcam lens, as a share of the frame's longer side.
+TYPICAL_FOCAL = 0.9
 #: Checker diameter as a share of the point width (measured on real boards: 0.85-1.0).
 CHECKER_TO_POINT = 0.92
 
@@ -116,15 +118,19 @@ def field_aspect(corners: Corners, frame_size: tuple[int, int] | None = None) ->
     k3 = np.dot(np.cross(m1, m4), m2) / np.dot(np.cross(m3, m4), m2)
     n2 = k2 * m2 - m1
     n3 = k3 * m3 - m1
-    if abs(n2[2] * n3[2]) < 1e-9:
-        ratio = np.hypot(n2[0], n2[1]) / max(np.hypot(n3[0], n3[1]), 1e-9)
-    else:
+    diagonal = float(np.hypot(*frame_size))
+    f2 = None
+    typical = TYPICAL_FOCAL * max(frame_size)
+    # A side pair looks parallel when its vanishing point is more than ~50 focal lengths out.
+    if (abs(n2[2]) * typical > 0.02 * np.hypot(n2[0], n2[1])
+            and abs(n3[2]) * typical > 0.02 * np.hypot(n3[0], n3[1])):
         f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / (n2[2] * n3[2])
-        diagonal = float(np.hypot(*frame_size))
-        if not (0.25 * diagonal) ** 2 < f2 < (12 * diagonal) ** 2:
-            return naive  # nearly square-on: the focal length is not observable
-        ratio = np.sqrt((n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2)
-                        / (n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2))
+    if f2 is None or not (0.25 * diagonal) ** 2 < f2 < (12 * diagonal) ** 2:
+        # One pair of sides looks parallel (e.g. a board tilted straight away from the camera):
+        # the focal length is not observable; assume a typical phone or webcam lens.
+        f2 = typical ** 2
+    ratio = np.sqrt((n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2)
+                    / (n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2))
     aspect = 1.0 / ratio
     if not 0.55 <= aspect <= 1.3:
         return naive

@@ -35,13 +35,16 @@ from calibration.geometry import POINTS_PER_ROW, BoardGeometry
 COVERAGE_ANGLES = 32
 EDGE_LEVEL = 0.25
 COVERAGE_THRESHOLD = 0.8
+#: Local contrast normalisation: window (in radii), gain over the local mean gradient, and the
+#: floor (share of the frame's strong-edge level) below which nothing counts as an edge.
+LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
 OVERLAP_BELOW = 1.85
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
-MIN_STEP, MAX_STEP = 1.15, 2.45
+MIN_STEP, MAX_STEP = 1.0, 2.75
 #: Where the first checker's centre may be, in radii from the field edge.
 FIRST_MIN, FIRST_MAX = 0.4, 2.0
 
@@ -103,8 +106,13 @@ class RingScorer:
         jxy = (gx * gy).sum(axis=2)
         energy = jxx + jyy + 1e-6
         mag = np.sqrt(energy)
+        # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
+        # but not its contrast against what surrounds it.
         cap = float(np.percentile(mag, 80)) + 1e-3
-        weight = np.minimum(mag, cap) / cap / energy
+        size = int(radius * LOCAL_WINDOW) | 1
+        local = cv2.blur(mag, (size, size))
+        norm = np.maximum(local * LOCAL_GAIN, cap * LOCAL_FLOOR)
+        weight = np.minimum(mag / norm, 1.0) / energy
         self.a = (jxx - jyy) * weight
         self.b = 2 * jxy * weight
         k = int(np.ceil(radius * 1.25))
@@ -245,7 +253,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     h = geometry.height
     ys = np.arange(radius * FIRST_MIN, h - radius * 0.5, 1.0, dtype=np.float32)
     lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
-    spread = max(1, int(radius * 0.3))
+    spread = max(1, int(radius * 0.15))
     limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
