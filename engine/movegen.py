@@ -102,6 +102,8 @@ def generate(position: Position, dice: Sequence[int]) -> list[tuple[Move, ...]]:
     d1, d2 = dice
     me, opp_at = _split(position)
     if d1 == d2:
+        if not me[25] and sum(me[7:25]) >= 4:
+            return _generate_double_plain(me, opp_at, d1)
         return _generate_double(me, opp_at, d1)
     if d1 < d2:
         d1, d2 = d2, d1
@@ -207,6 +209,50 @@ def _generate_general(me: list[int], opp_at: list[int], dice: tuple[int, int]) -
     if best[0][0] <= 0:
         return []
     return list(found.values())
+
+
+def _generate_double_plain(me: list[int], opp_at: list[int], die: int) -> list[tuple[Move, ...]]:
+    """Doubles with nothing on the bar and at least four checkers outside the home board: no
+    step can enter or bear off, so whether a checker may step from a point is fixed before the
+    first step.  Same canonical order as :func:`_generate_double`, with the rule checks hoisted."""
+    sources = [s for s in range(24, die, -1) if opp_at[s - die] < 2]
+    found: list[tuple[Move, ...]] = []
+    most = 0
+    moves: list[Move] = []
+    count = me
+    last = len(sources)
+
+    def walk(first: int, left: int) -> None:
+        nonlocal most
+        moved = False
+        for i in range(first, last):
+            s = sources[i]
+            if count[s]:
+                moved = True
+                t = s - die
+                count[s] -= 1
+                count[t] += 1
+                moves.append((s, t))
+                if left > 1:
+                    walk(i, left - 1)
+                else:
+                    if most < 4:
+                        most = 4
+                        found.clear()
+                    found.append(tuple(moves))
+                moves.pop()
+                count[t] -= 1
+                count[s] += 1
+        if not moved and moves:
+            n = len(moves)
+            if n > most:
+                most = n
+                found.clear()
+            if n == most:
+                found.append(tuple(moves))
+
+    walk(0, 4)
+    return found
 
 
 def _generate_double(me: list[int], opp_at: list[int], die: int) -> list[tuple[Move, ...]]:
