@@ -263,6 +263,21 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             continue
         taken[ys, xs] = len(accepted)
         accepted.append(pip)
+    # A blob with other pips inside it is a die face (a small light die on a dark board), not a pip.
+    centres = np.array([p.xy for p in accepted]).reshape(-1, 2)
+    faces = set()
+    for index, pip in enumerate(accepted):
+        v = centres - pip.xy
+        inside = np.einsum("ij,jk,ik->i", v, np.linalg.inv(4.0 * pip.cov), v) < 1.0
+        inside &= np.array([2.5 * p.radius < pip.radius for p in accepted])
+        if inside.any():
+            faces.add(index)
+    if faces:
+        accepted = [p for i, p in enumerate(accepted) if i not in faces]
+        renumber = np.full(len(centres) + 1, -1, np.int32)
+        kept = [i for i in range(len(centres)) if i not in faces]
+        renumber[kept] = np.arange(len(kept))
+        taken = renumber[taken]          # -1 indexes the last entry, which stays -1
     for index, pip in enumerate(accepted):  # surroundings again, now that the other pips are known
         _describe_surroundings(bgr, grey, pip, taken, index)
     return PipField(accepted, grey, taken)
@@ -565,12 +580,12 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     xs, ys = pts[..., 0], pts[..., 1]
     inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
     g = grey[np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1), np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)]
-    step = max(12.0, 0.18 * abs(pip.face_grey - pip.pip_grey))
+    step = max(12.0, 0.25 * abs(pip.face_grey - pip.pip_grey), 1.2 * pip.face_spread)
     off = (np.abs(g - pip.face_grey) > step) | ~inside
     if bgr is not None:
         yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
         xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
-        off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.3 * step
+        off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step
     out = np.full(directions, np.inf)
     for k in range(directions):
         hit = np.nonzero(off[k])[0]
@@ -587,9 +602,9 @@ def _lone_pip_is_a_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
-    if closed.sum() < len(edges) - 2 or np.min(edges) < lo:
+    if closed.sum() < len(edges) - 3:      # a few directions may cross a speck or a side face's pip
         return False
-    found = edges[np.isfinite(edges)]
+    found = edges[closed]
     return bool(found.max() <= 2.0 * found.min())
 
 
