@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "bgbridge.cmd_dice",
     "bgbridge.cmd_device",
     "bgbridge.cmd_web",
+    "bgbridge.cmd_demo",
 )
 
 
