@@ -247,8 +247,12 @@ static void press(int pin, int ms, int bounce)
 
 static void release_all_buttons(void)
 {
-    for (int i = 0; i < 6; i++)
+    /* avr_reset clears the port's pin state but not the IRQ's remembered value, and raising the
+     * same value again changes nothing: go through 0 (no simulated time passes in between). */
+    for (int i = 0; i < 6; i++) {
+        avr_raise_irq(button_pin[i], 0);
         avr_raise_irq(button_pin[i], 1);
+    }
 }
 
 /* ------------------------------------------------------------------ commands */

@@ -152,6 +152,8 @@ def test_reset_chip_gets_its_state_back(device):
             time.sleep(0.02)
         assert unit.stats.device_resets == 1
         assert device.wait_leds(state.leds(link=True))
+        time.sleep(0.3)
+        assert unit.events.empty()  # a reset is no button press
 
 
 def test_pulled_cable_keeps_events_and_commands(device):

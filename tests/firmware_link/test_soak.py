@@ -45,7 +45,9 @@ def test_soak(device, noisy_line):
     line = noisy_line(device.url, garbage=0.01, flips=0.0003, seed=6)
     pressed: list[str] = []
     received: list[str] = []
+    events = []
     hands = threading.Lock()  # held while a finger is on a button
+    press_times = []
 
     def players() -> None:
         prng = random.Random(7)
@@ -56,11 +58,12 @@ def test_soak(device, noisy_line):
             with hands:
                 pressed.append(button)
                 device.press(button)
+                press_times.append(time.monotonic() - started)
             time.sleep(0.005 if device.kind == "simavr" else 0.01)
 
     started = time.monotonic()
     with Unit(line.url, reply_timeout=0.04, reconnect_interval=0.1,
-              on_event=lambda e: received.append(e.button)) as unit:
+              on_event=lambda e: (events.append(e), received.append(e.button))) as unit:
         assert unit.wait_ready(10)
         presser = threading.Thread(target=players, daemon=True)
         presser.start()
@@ -73,6 +76,7 @@ def test_soak(device, noisy_line):
             elif i == 2 * COMMANDS // 3:  # the chip resets (no finger on a button meanwhile)
                 with hands:
                     device.reset()
+                    reset_at = time.monotonic() - started
                 fut = random_command(unit, rng)
             else:
                 fut = random_command(unit, rng)
@@ -94,7 +98,9 @@ def test_soak(device, noisy_line):
           f"acted {acted} = host replies {link.replies}; reconnects {link.connects - 1}, "
           f"resets seen {link.device_resets}, duplicate events dropped {link.duplicate_events}")
     assert lost == 0  # the device's event queue never overflowed
-    assert received == pressed  # none lost, none twice, in order
+    # none lost, none twice, in order (on failure: the last presses, the reset, the last events)
+    assert received == pressed, (pressed[-5:], press_times[-3:], reset_at,
+                                 [(e.seq, e.button, round(e.received - started, 3)) for e in events[-12:]])
     assert acted == link.replies  # nothing done twice, nothing skipped
     assert link.retries > 0 and line.garbage_bytes > 0 and line.flipped > 0  # the noise did bite
     assert link.device_resets == 1 and link.connects >= 2
