@@ -40,6 +40,9 @@ COVERAGE_THRESHOLD = 0.8
 LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
+#: Least score of any checker in a stack, and the bonus per checker when choosing a stack.
+MEMBER_FLOOR = 0.62
+MEMBER_BONUS = 0.08
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
 OVERLAP_BELOW = 1.85
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
@@ -182,15 +185,18 @@ def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
-    """The longest consistent stack from the edge over candidate centres (distances ``ys`` from
+    """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
     Every checker must show its rim except where a neighbour lying on it hides it: when each
     checker lies on the one before (toward the centre on top, the usual way) a checker followed
     closely by another shows all but its far arc (``no_far``); the other way round all but its
-    near arc (``no_near``).  The first checker must sit near the edge and each next one a
-    plausible step further.  Returns the chosen indices and the best score of a candidate that
-    could have extended the stack.
+    near arc (``no_near``).  The first checker sits near the edge and each next one a plausible
+    step further.  Each member needs at least :data:`MEMBER_FLOOR`, the stack as a whole
+    ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
+    among such stacks the one with the largest total margin wins, with a small bonus per checker
+    so that a weak but real member is kept.  Returns the chosen indices and the best score of a
+    candidate that could have extended the stack.
     """
     n = len(ys)
     if n == 0:
@@ -199,48 +205,66 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     step = ys[None, :] - ys[:, None]
     follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
     overlap = follows & (step < OVERLAP_BELOW * radius)
-    ok = full >= threshold
-    # Later on top: backwards, best chain starting at j.
-    length_a = np.zeros(n, int)
+    floor = MEMBER_FLOOR
+
+    def gain(score: float) -> float:
+        return score - threshold + MEMBER_BONUS
+
+    none = -1e9
+    # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
+    best_a = np.full(n, none)
     next_a = np.full(n, -1)
+    count_a = np.zeros(n, int)
+    sum_a = np.zeros(n)
+    # The stack's base, at the edge, must be a clear checker of its own.
+    base_ok = first & (np.maximum(full, np.maximum(no_far, no_near)) >= threshold)
     for j in range(n - 1, -1, -1):
-        if ok[j]:
-            length_a[j] = 1
+        if full[j] >= floor:
+            best_a[j], count_a[j], sum_a[j] = gain(full[j]), 1, full[j]
         for k in np.nonzero(follows[j])[0]:
             need = no_far[j] if overlap[j, k] else full[j]
-            if need >= threshold and length_a[k] and 1 + length_a[k] > length_a[j]:
-                length_a[j] = 1 + length_a[k]
-                next_a[j] = k
+            if need >= floor and best_a[k] > none and gain(need) + best_a[k] > best_a[j]:
+                best_a[j] = gain(need) + best_a[k]
+                next_a[j], count_a[j], sum_a[j] = k, count_a[k] + 1, sum_a[k] + need
     # Earlier on top: forwards, best chain from the edge ending at j.
-    length_b = np.zeros(n, int)
+    best_b = np.full(n, none)
     prev_b = np.full(n, -1)
+    count_b = np.zeros(n, int)
+    sum_b = np.zeros(n)
     for j in range(n):
-        if first[j] and ok[j]:
-            length_b[j] = 1
+        if base_ok[j] and full[j] >= floor:
+            best_b[j], count_b[j], sum_b[j] = gain(full[j]), 1, full[j]
         for i in np.nonzero(follows[:, j])[0]:
             need = no_near[j] if overlap[i, j] else full[j]
-            if need >= threshold and length_b[i] and 1 + length_b[i] > length_b[j]:
-                length_b[j] = 1 + length_b[i]
-                prev_b[j] = i
-    starts = np.nonzero(first)[0]
-    best_a = max(starts, key=lambda j: (length_a[j], full[j]), default=None)
+            if need >= floor and best_b[i] > none and best_b[i] + gain(need) > best_b[j]:
+                best_b[j] = best_b[i] + gain(need)
+                prev_b[j], count_b[j], sum_b[j] = i, count_b[i] + 1, sum_b[i] + need
     chain: list[int] = []
-    if best_a is not None and length_a[best_a]:
-        j = best_a
-        while j >= 0:
-            chain.append(int(j))
-            j = next_a[j]
-    if length_b.max() > len(chain):
-        j = int(np.argmax(length_b))
-        back = []
-        while j >= 0:
-            back.append(j)
-            j = prev_b[j]
-        chain = back[::-1]
-    if chain:
-        beyond = follows[chain[-1]]
-    else:
-        beyond = first
+    value = none
+    for j in np.nonzero(base_ok)[0]:
+        if best_a[j] > value and sum_a[j] >= threshold * count_a[j]:
+            value = best_a[j]
+            chain = []
+            k = j
+            while k >= 0:
+                chain.append(int(k))
+                k = next_a[k]
+    for j in range(n):
+        if best_b[j] > value and sum_b[j] >= threshold * count_b[j]:
+            value = best_b[j]
+            back = []
+            k = j
+            while k >= 0:
+                back.append(int(k))
+                k = prev_b[k]
+            chain = back[::-1]
+    if len(chain) >= 3:
+        # Players space a stack evenly: a first step much longer than the rest means the "base"
+        # is something else at the edge and the stack really stands on the facing point.
+        steps = np.diff(ys[chain])
+        if steps[0] > 1.45 * float(np.median(steps[1:])) + 0.2 * radius:
+            chain = []
+    beyond = follows[chain[-1]] if chain else first
     rival = float(full[beyond].max()) if np.any(beyond) else 0.0
     return chain, rival
 
@@ -280,8 +304,29 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 stack.scores.append(float(cover[i]))
                 stack.colours.append(scorer.disc_colour(x, y))
             stacks.append(stack)
+    for column in range(POINTS_PER_ROW):
+        _share_column(stacks[column], stacks[POINTS_PER_ROW + column], radius)
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
+
+
+def _share_column(top: Stack, bottom: Stack, radius: float) -> None:
+    """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
+    The stack with the weaker evidence gives up the checkers that collide."""
+    if not top.count or not bottom.count:
+        return
+    top_end = max(y for _, y in top.centres)
+    bottom_end = min(y for _, y in bottom.centres)
+    if bottom_end - top_end >= 1.6 * radius:
+        return
+    weak, strong = (top, bottom) if np.mean(top.scores) < np.mean(bottom.scores) else (bottom, top)
+    if weak is top:
+        keep = [i for i, (_, y) in enumerate(top.centres) if y < bottom_end - 1.6 * radius]
+    else:
+        keep = [i for i, (_, y) in enumerate(bottom.centres) if y > top_end + 1.6 * radius]
+    weak.centres = [weak.centres[i] for i in keep]
+    weak.scores = [weak.scores[i] for i in keep]
+    weak.colours = [weak.colours[i] for i in keep]
 
 
 def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:

@@ -90,6 +90,9 @@ class RenderOptions:
     scheme: CheckerScheme | None = None
     dice: bool = True
     hands: bool | None = None  # None: sometimes, in hard mode
+    #: Seed of the board and camera (style, measurements, viewpoint, light); default ``seed``.
+    #: Keep it and change the position to film one board through a game.
+    camera_seed: int | None = None
 
 
 @dataclass
@@ -233,12 +236,18 @@ def _draw_checker(img: np.ndarray, centre: tuple[float, float], radius: float,
 
 def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerScheme,
                  rng: np.random.Generator, field_width: int = 900, aspect: float = 0.88,
-                 bar_fraction: float = 0.06, jitter: float = 0.06, dice: bool = True
+                 bar_fraction: float = 0.06, jitter: float = 0.06, dice: bool = True,
+                 layout_rng: np.random.Generator | None = None
                  ) -> tuple[np.ndarray, tuple[float, float, float, float], list]:
     """The whole board seen from straight above; returns the image (float BGR), the field
-    rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn."""
-    border = int(field_width * rng.uniform(0.035, 0.07))
-    tray = int(field_width * rng.uniform(0.0, 0.09))
+    rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn.  ``layout_rng`` draws the board's
+    own measurements (frame, trays, point length, checker size; default ``rng``), so one board
+    can be drawn with different positions."""
+    layout_rng = layout_rng or rng
+    border = int(field_width * layout_rng.uniform(0.035, 0.07))
+    tray = int(field_width * layout_rng.uniform(0.0, 0.09))
+    point_len = field_width * aspect * layout_rng.uniform(0.36, 0.42)
+    radius_share = layout_rng.uniform(0.43, 0.49)
     fw, fh = field_width, int(field_width * aspect)
     W, H = fw + 2 * border + 2 * tray, fh + 2 * border
     img = _texture(H, W, style.frame, rng, wood=style.wood)
@@ -247,7 +256,6 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     bar_w = fw * bar_fraction
     bar_l, bar_r = fw / 2 - bar_w / 2, fw / 2 + bar_w / 2
     pw_l, pw_r = bar_l / 6, (fw - bar_r) / 6
-    point_len = fh * rng.uniform(0.36, 0.42)
     for row in ("top", "bottom"):
         for c in range(12):
             left = c * pw_l if c < 6 else bar_r + (c - 6) * pw_r
@@ -280,7 +288,7 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     img[y0: y0 + fh, x0: x0 + fw] = field_img
     # Checkers.
     pw = (pw_l + pw_r) / 2
-    radius = pw * rng.uniform(0.43, 0.49)
+    radius = pw * radius_share
     colour_of = dict(zip(scheme.names, scheme.colours))
     for row_name, row in rows.rows().items():
         for c, reading in enumerate(row):
@@ -289,8 +297,10 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
             cx = (c + 0.5) * pw_l if c < 6 else bar_r + (c - 6 + 0.5) * pw_r
             step = 2 * radius * _step(reading.count)
             pos = radius * (1 + rng.uniform(0, 0.12))
+            # Checkers stay inside their quarter: the frame and the raised bar stop them.
+            lo, hi = (radius, bar_l - radius) if c < 6 else (bar_r + radius, fw - radius)
             for k in range(reading.count):
-                x = x0 + cx + rng.uniform(-jitter, jitter) * pw
+                x = x0 + float(np.clip(cx + rng.uniform(-jitter, jitter) * pw, lo, hi))
                 y = y0 + (pos if row_name == "top" else fh - pos)
                 _draw_checker(img, (x, y), radius, colour_of[reading.colour], rng)
                 pos += step * rng.uniform(0.98, 1.06)
@@ -462,11 +472,14 @@ def render_board(position: Position | BoardObservation | None = None,
     """
     options = options or RenderOptions()
     rng = np.random.default_rng(options.seed)
-    style = options.style or BOARD_STYLES[int(rng.integers(len(BOARD_STYLES)))]
-    scheme = options.scheme or CHECKER_SCHEMES[int(rng.integers(len(CHECKER_SCHEMES)))]
+    camera_rng = np.random.default_rng(
+        options.seed if options.camera_seed is None else options.camera_seed)
+    layout_rng = np.random.default_rng(camera_rng.integers(1 << 31))
+    style = options.style or BOARD_STYLES[int(camera_rng.integers(len(BOARD_STYLES)))]
+    scheme = options.scheme or CHECKER_SCHEMES[int(camera_rng.integers(len(CHECKER_SCHEMES)))]
     hard = options.hard
-    aspect = rng.uniform(0.8, 0.95)
-    bar_fraction = rng.uniform(0.04, 0.09)
+    aspect = camera_rng.uniform(0.8, 0.95)
+    bar_fraction = camera_rng.uniform(0.04, 0.09)
     field_width = 760
     if isinstance(position, Position):
         truth = rows_from_position(position, scheme.names)
@@ -477,11 +490,12 @@ def render_board(position: Position | BoardObservation | None = None,
         max_reach = field_width * aspect / (pw * 0.92) - 0.9
         truth = random_rows(rng, scheme.names, max_reach, hard)
     board, rect, dice = draw_topdown(truth, style, scheme, rng, field_width, aspect, bar_fraction,
-                                     jitter=0.12 if hard else 0.05, dice=options.dice)
+                                     jitter=0.12 if hard else 0.05, dice=options.dice,
+                                     layout_rng=layout_rng)
     H, W = board.shape[:2]
     outline = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
-    matrix = _camera_homography(outline, rng, hard, FRAME_SIZE)
-    frame = _background(FRAME_SIZE, rng)
+    matrix = _camera_homography(outline, camera_rng, hard, FRAME_SIZE)
+    frame = _background(FRAME_SIZE, camera_rng)
     warped = cv2.warpPerspective(board, matrix, FRAME_SIZE, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.ones((H, W), np.float32), matrix, FRAME_SIZE,
                                flags=cv2.INTER_LINEAR)
@@ -490,7 +504,7 @@ def render_board(position: Position | BoardObservation | None = None,
     field_src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     field_poly = cv2.perspectiveTransform(field_src[None], matrix)[0]
     board_poly = cv2.perspectiveTransform(outline[None], matrix)[0]
-    frame, _ = _spoil(frame, rng, hard, board_poly, field_poly)
+    frame, _ = _spoil(frame, camera_rng, hard, board_poly, field_poly)
     hands = bool(options.hands) if options.hands is not None else (hard and rng.random() < 0.15)
     if hands:
         _draw_hand(frame, rng, board_poly, field_poly)
