@@ -122,6 +122,7 @@ class DeviceModel:
         self._event_due = True
         self._push_event(f"boot {self.boot_count} {cause}")
         self._event_due = True
+        self._lost_reported = self.memory.lost
 
     def _push_event(self, text: str) -> None:
         mem = self.memory
@@ -145,6 +146,9 @@ class DeviceModel:
             out += encode(f"{EVENT}{seq:02X} {text}")
             self._event_sent_at = now
             self._event_due = False
+        if mem.lost != self._lost_reported and len(mem.events) < EVENT_QUEUE:
+            self._lost_reported = mem.lost
+            self._push_event(f"err lost {mem.lost}")
         if (now - self._heartbeat_at) * 1000 >= HEARTBEAT_MS:
             out += encode(f"{HEARTBEAT}hb {int(now - self._booted_at)} {len(mem.events)}")
             self._heartbeat_at = now

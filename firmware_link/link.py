@@ -113,8 +113,8 @@ class DeviceInfo:
 
 @dataclass(frozen=True)
 class DeviceEvent:
-    """An event from the unit: ``kind`` is ``btn`` (``args[0]`` the button) or ``boot``
-    (``args`` = boot count, reset cause)."""
+    """An event from the unit: ``kind`` is ``btn`` (``args[0]`` the button), ``boot``
+    (``args`` = boot count, reset cause) or ``err`` (``rx``/``lost`` and a running count)."""
 
     seq: int
     kind: str
@@ -229,6 +229,8 @@ class Unit:
         self.stats = LinkStats()
         self.info: DeviceInfo | None = None
         self.last_boot: DeviceEvent | None = None  # the unit's latest boot event (count, cause)
+        #: the unit's ``err`` events (receive overruns, button presses lost to a full queue)
+        self.device_errors: collections.deque[DeviceEvent] = collections.deque(maxlen=100)
         self.last_error: str | None = None
         self.session = random.randrange(1, 0x10000)
 
@@ -667,6 +669,10 @@ class Unit:
                     pass
             elif kind == "btn" and args and args[0] in BUTTONS:
                 deliveries.append(event)
+            elif kind == "err":
+                self.device_errors.append(event)
+                self.last_error = f"the unit reports: {' '.join(frame.words)}"
+                log.warning(self.last_error)
         if self.ack_events and seq not in self._acks_queued:
             self._acks_queued.add(seq)
             ack = _Request(("ack", f"{seq:02X}"))

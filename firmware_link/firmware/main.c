@@ -243,7 +243,7 @@ static bool parse_hex(const char *s, uint8_t digits, uint16_t *out)
 
 /* ---------------------------------------------------------------- link memory (.noinit) */
 
-enum { EV_BOOT, EV_BUTTON };
+enum { EV_BOOT, EV_BUTTON, EV_ERR_RX, EV_ERR_LOST };
 
 typedef struct {
     uint8_t seq, kind;
@@ -320,6 +320,9 @@ static void event_send_head(void)
     if (e->kind == EV_BUTTON) {
         put_str(&l, "btn ");
         put_str(&l, button_names[e->arg]);
+    } else if (e->kind == EV_ERR_RX || e->kind == EV_ERR_LOST) {
+        put_str(&l, e->kind == EV_ERR_RX ? "err rx " : "err lost ");
+        put_uint(&l, e->arg);
     } else {
         put_str(&l, "boot ");
         put_uint(&l, boot_count);
@@ -716,6 +719,7 @@ int main(void)
     sei();
 
     uint32_t heartbeat_at = 0;
+    uint16_t overruns_reported = 0, lost_reported = mem.lost;
     for (;;) {
         wdt_reset();
         while (rx_tail != rx_head) {
@@ -726,6 +730,17 @@ int main(void)
         while (button_tail != button_head) {
             event_push(EV_BUTTON, button_ring[button_tail]);
             button_tail = (button_tail + 1) & 7;
+        }
+        /* errors become events too, once there is room in the queue for them */
+        uint16_t overruns;
+        ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { overruns = rx_overruns; }
+        if (overruns != overruns_reported && mem.ev_count < EVENT_QUEUE) {
+            overruns_reported = overruns;
+            event_push(EV_ERR_RX, overruns);
+        }
+        if (mem.lost != lost_reported && mem.ev_count < EVENT_QUEUE) {
+            lost_reported = mem.lost;
+            event_push(EV_ERR_LOST, lost_reported);
         }
         uint32_t now = millis();
         if (mem.ev_count && (event_due || now - event_sent_at >= EVENT_RETRY_MS)) {

@@ -63,6 +63,8 @@ def test_a_burst_overflows_the_receive_buffer(chip, raw_host):
     transmit ring, the main loop waits for it, and a burst fills the receive ring meanwhile."""
     host = raw_host(chip.url)
     host.hello(0)
+    boot = [f for f in host.read_for(0.4) if f.kind == "^"]
+    host.ask(0x60, "ack", f"{boot[0].seq:02X}")  # so that the next event goes out
     burst = b"".join(request(i, "state") for i in range(1, 41))
     assert len(burst) > RX_RING
     host.port.write(burst)
@@ -70,3 +72,5 @@ def test_a_burst_overflows_the_receive_buffer(chip, raw_host):
     stats = host.stats(0x50)
     assert stats["rx_overruns"] > 0
     assert len(replies) < 40
+    errors = [f for f in host.read_for(0.5) + host.seen if f.kind == "^" and f.words[0] == "err"]
+    assert errors and errors[0].words[1] == "rx"  # reported as an event too

@@ -6,9 +6,9 @@ import time
 import pytest
 
 from engine.position import O, X
-from firmware_link.display import LED_LINK, DisplayState
+from firmware_link.display import BUTTONS, LED_LINK, DisplayState
 from firmware_link.link import DeviceError, Unit
-from firmware_link.protocol import HEARTBEAT_MS, HOST_TIMEOUT_MS, crc16
+from firmware_link.protocol import EVENT_QUEUE, HEARTBEAT_MS, HOST_TIMEOUT_MS, crc16
 
 LINK = 1 << LED_LINK
 
@@ -129,6 +129,24 @@ def test_events_repeat_until_acknowledged(device, raw_host):
     host.read_for(0.1)
     assert not [f for f in host.read_for(0.6) if f.kind == "^"]
     assert host.stats(3)["pending"] == 0
+
+
+def test_a_full_event_queue_reports_lost_presses(device, raw_host):
+    host = raw_host(device.url)
+    host.hello(0)  # a host that never acknowledges
+    pressed = [BUTTONS[i % len(BUTTONS)] for i in range(EVENT_QUEUE + 4)]
+    for button in pressed:
+        press(device, button)
+    stats = host.stats(1)
+    assert stats["pending"] == EVENT_QUEUE and stats["lost"] == 5  # boot + 15 presses fit
+    host.close()
+    with Unit(device.url) as unit:  # the next host gets every press that fitted, then the error
+        got = [unit.events.get(timeout=5).button for _ in range(EVENT_QUEUE - 1)]
+        assert got == pressed[:EVENT_QUEUE - 1]
+        deadline = time.monotonic() + 5
+        while not unit.device_errors and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [e.args for e in unit.device_errors] == [("lost", "5")]
 
 
 def test_heartbeats_and_link_led(device, raw_host):
