@@ -296,12 +296,13 @@ class Unit:
         self.close()
 
     def wait_ready(self, timeout: float | None = None) -> bool:
-        """Waits until the unit has answered ``hello`` and shows :attr:`desired`."""
+        """Waits until the unit has answered ``hello``.  The whole display state is then queued
+        ahead of anything else, so any later request's reply means the unit shows it."""
         return self._ready.wait(timeout)
 
     @property
     def ready(self) -> bool:
-        """True while the unit answers and has been given the whole display state."""
+        """True while the link is up (handshake done, not silent, port open)."""
         return self._ready.is_set()
 
     @property
