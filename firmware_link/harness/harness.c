@@ -13,6 +13,7 @@
  *   unplug                  close the pty, as if the USB cable was pulled (output is lost)
  *   plug                    a new pty behind LINK, as if the cable was plugged in again
  *   stats                   "stats CYCLES SLEEPING_CYCLES" so far
+ *   peek ADDR LEN           "peek" and LEN bytes of data memory from ADDR in hex (debugging)
  *   quit
  * Reports, one per line on standard output:
  *   pty PATH                after start and after each plug
