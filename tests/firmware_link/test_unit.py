@@ -1,0 +1,117 @@
+"""Host-side rules checked against a scripted device (what a real unit does only by chance)."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+from firmware_link.link import Unit
+from firmware_link.protocol import FrameDecoder, encode
+
+
+class ScriptedDevice:
+    """A TCP 'unit' that answers every request with ``ok`` (hello properly) and lets the test
+    send any frame; it records the requests it got."""
+
+    def __init__(self) -> None:
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(1)
+        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        self.requests: list[tuple[int, tuple[str, ...]]] = []
+        self.conn: socket.socket | None = None
+        self.replies_to_drop = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        self.conn, _ = self.server.accept()
+        decoder = FrameDecoder(kinds="!")
+        while True:
+            data = self.conn.recv(4096)
+            if not data:
+                return
+            for frame in decoder.feed(data):
+                self.requests.append((frame.seq, frame.words))
+                if frame.words[0] == "hello":
+                    reply = "ok bgled 1 1.0 7"
+                elif frame.words[0] == "state":
+                    reply = "ok 1 c - 0 0 - 128 0"
+                else:
+                    reply = "ok"
+                if self.replies_to_drop:
+                    self.replies_to_drop -= 1
+                    continue
+                self.conn.sendall(encode(f"={frame.seq:02X} {reply}"))
+
+    def send(self, text: str) -> None:
+        assert self.conn is not None
+        self.conn.sendall(encode(text))
+
+    def close(self) -> None:
+        if self.conn:
+            self.conn.close()
+        self.server.close()
+
+
+def test_an_event_sent_again_is_delivered_once_and_acknowledged_again():
+    device = ScriptedDevice()
+    try:
+        with Unit(device.url) as unit:
+            assert unit.wait_ready(5)
+            for _ in range(3):
+                device.send("^05 btn take")
+                time.sleep(0.05)
+            device.send("^06 btn drop")
+            assert unit.events.get(timeout=2).button == "take"
+            assert unit.events.get(timeout=2).button == "drop"
+            time.sleep(0.2)
+            assert unit.events.empty() and unit.stats.duplicate_events == 2
+            acks = [words for _, words in device.requests if words[0] == "ack"]
+            assert ("ack", "05") in acks and ("ack", "06") in acks
+    finally:
+        device.close()
+
+
+def test_a_lost_reply_is_retried_with_the_same_sequence_number():
+    device = ScriptedDevice()
+    try:
+        with Unit(device.url, reply_timeout=0.05) as unit:
+            assert unit.wait_ready(5)
+            time.sleep(0.3)  # let the state push finish
+            device.replies_to_drop = 2
+            assert unit.set_dice(3, 4).result(5)
+            sent = [(seq, words) for seq, words in device.requests if words == ("dice", "3", "4")]
+            assert len(sent) == 3 and len({seq for seq, _ in sent}) == 1
+            assert unit.stats.retries >= 2
+    finally:
+        device.close()
+
+
+def test_a_boot_event_makes_the_host_push_the_state_again():
+    device = ScriptedDevice()
+    try:
+        with Unit(device.url) as unit:
+            assert unit.wait_ready(5)
+            unit.set_cube(8, 1).result(5)
+            before = len([w for _, w in device.requests if w == ("cube", "8", "x")])
+            device.send("^01 boot 8 wdt")  # a new boot count: the chip was reset
+            deadline = time.monotonic() + 3
+            while len([w for _, w in device.requests if w == ("cube", "8", "x")]) < before + 1:
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            assert unit.stats.device_resets == 1 and unit.last_boot.args == ("8", "wdt")
+    finally:
+        device.close()
+
+
+def test_commands_for_the_same_field_merge_while_waiting():
+    device = ScriptedDevice()
+    try:
+        with Unit(device.url) as unit:
+            futures = [unit.set_brightness(level) for level in range(1, 101)]  # before the hello
+            for fut in futures:
+                fut.result(5)
+            sent = [w for _, w in device.requests if w[0] == "bright"]
+            assert sent[-1] == ("bright", "100") and len(sent) <= 3
+    finally:
+        device.close()
