@@ -148,6 +148,12 @@ class ReaderSettings:
     min_relative_contrast: float = 0.16
     #: ... and by at least this many grey levels.
     min_contrast: float = 14.0
+    #: A pip's contrast to the face around it over that face's spread (+8 grey levels), at least.
+    min_pip_clarity: float = 1.2
+    #: A lone pip is a one only if its face's half-edge is at least this many pip radii.
+    min_one_margin: float = 3.5
+    #: Faces smaller than this (edge, pixels) are too small to read.
+    min_face_px: float = 8.0
     #: Largest distance between two pips of a face, in pip radii (the diagonal of a 2 is ~8.3).
     max_pip_distance: float = 11.5
     #: Largest misfit of a pip group to its layout, as a fraction of the face diagonal:
@@ -158,9 +164,11 @@ class ReaderSettings:
     #: Pip radius as a fraction of the face edge: the range accepted.
     pip_radius_range: tuple[float, float] = (0.055, 0.14)
     #: A top face foreshortened more than this against the board plane is cocked ...
-    cocked_axis_ratio: float = 0.80
-    #: ... and so is a die whose side face is seen nearly as squarely as its top.
-    cocked_side_ratio: float = 0.80
+    cocked_axis_ratio: float = 0.88
+    #: ... and so is a die whose side faces show more than the camera's slant explains ...
+    cocked_side_margin: float = 0.3
+    #: ... or, when the board's slant is unknown, whose side face is seen nearly as squarely as its top.
+    cocked_side_ratio: float = 0.85
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
@@ -232,24 +240,8 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                 if area < 2 or max(bw, bh) > 0.8 * k or max(bw, bh) <= smallest:
                     continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
-                ys += y
-                xs += x
-                # The pip's shape is that of its core (at least half its strongest contrast):
-                # the faint halo of a blurred pip would make it look larger and rounder.
-                strength = diff[ys, xs]
-                core = strength >= 0.5 * strength.max()
-                if core.sum() >= 2:
-                    xs, ys = xs[core], ys[core]
-                area = len(xs)
-                pts = np.stack([xs, ys], axis=1).astype(np.float64)
-                cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
-                fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
-                if fill < 0.55 or fill > 1.5:
-                    continue
-                pip = Pip(float(xs.mean()), float(ys.mean()), cov, int(area), polarity, float(diff[ys, xs].mean()))
-                if pip.axis_ratio < 0.2:
-                    continue
-                level.append((pip, xs, ys, i - 1))
+                for pip, pxs, pys in _blobs_in_component(xs + x, ys + y, diff, polarity):
+                    level.append((pip, pxs, pys, i - 1))
             for pip, xs, ys, label in level:
                 _describe_surroundings(bgr, grey, pip, owner, label, full=False)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
@@ -280,7 +272,63 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
         taken = renumber[taken]          # -1 indexes the last entry, which stays -1
     for index, pip in enumerate(accepted):  # surroundings again, now that the other pips are known
         _describe_surroundings(bgr, grey, pip, taken, index)
+    # A pip sits on a plain face: its surroundings vary far less than it stands out from them.
+    plain = [i for i, p in enumerate(accepted)
+             if abs(p.face_grey - p.pip_grey) >= settings.min_pip_clarity * (p.face_spread + 8.0)]
+    if len(plain) < len(accepted):
+        renumber = np.full(len(accepted) + 1, -1, np.int32)
+        renumber[plain] = np.arange(len(plain))
+        taken = renumber[taken]
+        accepted = [accepted[i] for i in plain]
     return PipField(accepted, grey, taken)
+
+
+def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
+    """Covariance of a pixel set if it is shaped like a pip (a filled ellipse), else ``None``."""
+    area = len(xs)
+    if area < 2:
+        return None
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
+    fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
+    # Small blobs are too coarse to judge; larger ones must fill their ellipse (no rings, no glyphs).
+    lo, hi = (0.55, 1.5) if area < 12 else (0.75, 1.3)
+    if not lo <= fill <= hi:
+        return None
+    vals = np.linalg.eigvalsh(cov)
+    if vals[0] < 0.04 * vals[1]:  # axis ratio below 0.2
+        return None
+    return cov
+
+
+def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
+                        polarity: int) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
+    """The pips in one thresholded component: its core, or, when blur has joined pips, the parts
+    its core splits into at higher contrast levels."""
+    strength = diff[xs * 0 + ys, xs]
+    peak = float(strength.max())
+    for level in (0.5, 0.65, 0.8):
+        core = strength >= level * peak
+        cx, cy = xs[core], ys[core]
+        if len(cx) < 2:
+            break
+        x0, y0 = cx.min(), cy.min()
+        patch = np.zeros((cy.max() - y0 + 1, cx.max() - x0 + 1), np.uint8)
+        patch[cy - y0, cx - x0] = 1
+        n, labels = cv2.connectedComponents(patch, connectivity=8)
+        found = []
+        for j in range(1, n):
+            py, px = np.nonzero(labels == j)
+            px, py = px + x0, py + y0
+            cov = _pip_shape(px, py)
+            if cov is not None:
+                found.append((Pip(float(px.mean()), float(py.mean()), cov, len(px), polarity,
+                                  float(diff[py, px].mean())), px, py))
+        if n == 2 and found:
+            return found                 # one round core: a pip
+        if n > 2 and len(found) >= 2:
+            return found                 # joined pips, now apart
+    return []
 
 
 def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int,
@@ -581,11 +629,13 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
     g = grey[np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1), np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)]
     step = max(12.0, 0.25 * abs(pip.face_grey - pip.pip_grey), 1.2 * pip.face_spread)
-    off = (np.abs(g - pip.face_grey) > step) | ~inside
+    yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
+    xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
+    # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
+    marked = field_.near_pip[yi, xi]
+    off = ((np.abs(g - pip.face_grey) > step) & ~marked) | ~inside
     if bgr is not None:
-        yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
-        xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
-        off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step
+        off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step) & ~marked
     out = np.full(directions, np.inf)
     for k in range(directions):
         hit = np.nonzero(off[k])[0]
@@ -594,18 +644,25 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     return out
 
 
-def _lone_pip_is_a_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> bool:
-    """A lone pip is a one only if a face edge closes around it at a die-like distance."""
+def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> float | None:
+    """A lone pip is a one only if a face edge closes around it at a die-like distance.
+
+    Returns the face's half-edge in pip radii, or ``None`` when it is not a face.
+    """
     if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
-        return False
+        return None
     edges = _face_edge_distances(field_, pip, bgr)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
     if closed.sum() < len(edges) - 3:      # a few directions may cross a speck or a side face's pip
-        return False
+        return None
     found = edges[closed]
-    return bool(found.max() <= 2.0 * found.min())
+    if found.max() > 2.0 * found.min():
+        return None
+    half = float(np.median(found) / 1.08)  # rays to a square's outline average 1.08 half-edges
+    # Even a large "one" pip leaves a wide margin; a small hole in a digit of the cube does not.
+    return half if half >= settings.min_one_margin else None
 
 
 def _unexplained_marks(field_: PipField, face: Face) -> float:
@@ -690,8 +747,14 @@ class DiceReader:
         settings = self.settings
         kept: list[Face] = []
         for face in faces:
-            if face.value == 1 and not _lone_pip_is_a_face(field_, frame if frame.ndim == 3 else None,
-                                                           field_.pips[face.pips[0]], settings):
+            if face.value == 1:
+                half = _lone_pip_face_size(field_, frame if frame.ndim == 3 else None,
+                                           field_.pips[face.pips[0]], settings)
+                if half is None:
+                    continue
+                # Size the face by where its edge was found, not by a typical pip size.
+                face.corners = face.centre + (face.corners - face.centre) * (half / (0.5 / PIP_RADIUS))
+            if face.edge_px < settings.min_face_px:
                 continue
             kept.append(face)
         # Two faces on top of each other: the fainter is the far side of a translucent die
@@ -723,13 +786,22 @@ class DiceReader:
         tops = [max(group, key=lambda f: f.minor) for group in groups]
         reference = self._board_metric(tops, region)
         dice: list[Die] = []
+        top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            sides = sorted((f.minor for f in group if f is not top), reverse=True)
-            side_ratio = sides[0] / max(top.minor, 1e-6) if sides else 0.0
-            tilted = reference is not None and self._squareness(top, reference) < settings.cocked_axis_ratio
-            # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
-            cocked = tilted or side_ratio > settings.cocked_side_ratio
+            side_ratio = self._side_ratio(field_, top, top_pips)
+            if reference is not None:
+                board = reference(top.centre)
+                vals = np.linalg.eigvalsh(board)
+                view = math.acos(min(1.0, math.sqrt(vals[0] / vals[1])))  # camera's slant to the board here
+                # A flat die's top is parallel to the board, and its sides show no more than the slant allows.
+                cocked = (self._squareness(top, reference) < settings.cocked_axis_ratio
+                          or side_ratio > math.tan(view) + settings.cocked_side_margin)
+            else:
+                # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
+                cocked = side_ratio > settings.cocked_side_ratio
             marks = _unexplained_marks(field_, top)
+            if marks > 2.0:
+                continue  # a "face" strewn with other marks is clutter, not a die
             readable = marks < 0.6
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
@@ -739,6 +811,26 @@ class DiceReader:
             dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
                             float(top.edge_px)))
         return dice
+
+    @staticmethod
+    def _side_ratio(field_: PipField, top: Face, other_tops: set[int]) -> float:
+        """How squarely the die's side faces are seen next to its top: the largest minor axis of a
+        pip beside the top face (not another die's top pip) over the top's pips' minor axis."""
+        centre, edge = top.centre, top.edge_px
+        polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
+        contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
+        best = 0.0
+        for index, pip in enumerate(field_.pips):
+            if index in other_tops or pip.polarity != top.polarity:
+                continue
+            if np.linalg.norm(pip.xy - centre) > 0.9 * edge or abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
+                continue
+            if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
+                continue
+            if not 0.4 * top.radius <= pip.radius <= 1.6 * top.radius:
+                continue
+            best = max(best, 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0]) / max(top.minor, 1e-6))
+        return best
 
     @staticmethod
     def _board_metric(faces: list[Face], region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
