@@ -218,8 +218,10 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     sum_a = np.zeros(n)
     # The stack's base, at the edge, must be a clear checker of its own.
     base_ok = first & (np.maximum(full, np.maximum(no_far, no_near)) >= threshold)
+    # The checker lying on top of the others shows its whole rim: the last one when each lies
+    # on the one before, the first one the other way round.
     for j in range(n - 1, -1, -1):
-        if full[j] >= floor:
+        if full[j] >= threshold:
             best_a[j], count_a[j], sum_a[j] = gain(full[j]), 1, full[j]
         for k in np.nonzero(follows[j])[0]:
             need = no_far[j] if overlap[j, k] else full[j]
@@ -232,7 +234,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     count_b = np.zeros(n, int)
     sum_b = np.zeros(n)
     for j in range(n):
-        if base_ok[j] and full[j] >= floor:
+        if first[j] and full[j] >= threshold:
             best_b[j], count_b[j], sum_b[j] = gain(full[j]), 1, full[j]
         for i in np.nonzero(follows[:, j])[0]:
             need = no_near[j] if overlap[i, j] else full[j]
@@ -269,6 +271,21 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     return chain, rival
 
 
+@dataclass
+class _Candidates:
+    """Possible checker centres along one point's axis, with their rim evidence."""
+
+    ys: np.ndarray  # distance from the point's edge
+    px: np.ndarray
+    py: np.ndarray
+    full: np.ndarray
+    no_far: np.ndarray
+    no_near: np.ndarray
+
+    def chain(self, radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
+        return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit)
+
+
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                   threshold: float = COVERAGE_THRESHOLD) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image."""
@@ -279,7 +296,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
     spread = max(1, int(radius * 0.15))
     limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
-    stacks: list[Stack] = []
+    candidates: dict[tuple[str, int], _Candidates] = {}
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
             cx = geometry.column_x(column) + lateral[:, None]
@@ -294,39 +311,51 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 full, no_far, no_near = scorer.coverage(px, py, edge_up=row == "top")
             else:
                 full = no_far = no_near = np.zeros(0)
-            chosen, next_score = _chain(ys[peaks], full, no_far, no_near, radius, threshold,
-                                        limit)
-            cover = np.maximum(full, np.maximum(no_far, no_near))
+            candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near)
+    chains = {key: c.chain(radius, threshold, limit) for key, c in candidates.items()}
+    for column in range(POINTS_PER_ROW):
+        _share_column(candidates, chains, column, radius, threshold, h)
+    stacks: list[Stack] = []
+    for row in ("top", "bottom"):
+        for column in range(POINTS_PER_ROW):
+            cand = candidates[row, column]
+            chosen, next_score = chains[row, column]
+            cover = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
             stack = Stack(row, column, next_score=next_score)
             for i in chosen:
-                x, y = float(px[i]), float(py[i])
+                x, y = float(cand.px[i]), float(cand.py[i])
                 stack.centres.append((x, y))
                 stack.scores.append(float(cover[i]))
                 stack.colours.append(scorer.disc_colour(x, y))
             stacks.append(stack)
-    for column in range(POINTS_PER_ROW):
-        _share_column(stacks[column], stacks[POINTS_PER_ROW + column], radius)
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
 
 
-def _share_column(top: Stack, bottom: Stack, radius: float) -> None:
+def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
+                  height: int) -> None:
     """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
-    The stack with the weaker evidence gives up the checkers that collide."""
-    if not top.count or not bottom.count:
+    The stack whose base sits less snugly at its edge (or, failing that, with the weaker
+    evidence) is read again, kept clear of the other."""
+    top, bottom = candidates["top", column], candidates["bottom", column]
+    top_chain, bottom_chain = chains["top", column][0], chains["bottom", column][0]
+    if not top_chain or not bottom_chain:
         return
-    top_end = max(y for _, y in top.centres)
-    bottom_end = min(y for _, y in bottom.centres)
-    if bottom_end - top_end >= 1.6 * radius:
+    top_end = float(top.ys[top_chain].max())
+    bottom_end = float(bottom.ys[bottom_chain].max())
+    if top_end + bottom_end <= height - 1.6 * radius:
         return
-    weak, strong = (top, bottom) if np.mean(top.scores) < np.mean(bottom.scores) else (bottom, top)
-    if weak is top:
-        keep = [i for i, (_, y) in enumerate(top.centres) if y < bottom_end - 1.6 * radius]
+    top_base, bottom_base = float(top.ys[top_chain].min()), float(bottom.ys[bottom_chain].min())
+    if abs(top_base - bottom_base) > 0.4 * radius:
+        top_weaker = top_base > bottom_base
     else:
-        keep = [i for i, (_, y) in enumerate(bottom.centres) if y > top_end + 1.6 * radius]
-    weak.centres = [weak.centres[i] for i in keep]
-    weak.scores = [weak.scores[i] for i in keep]
-    weak.colours = [weak.colours[i] for i in keep]
+        def strength(c: _Candidates, chain: list[int]) -> float:
+            return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))
+        top_weaker = strength(top, top_chain) < strength(bottom, bottom_chain)
+    if top_weaker:
+        chains["top", column] = top.chain(radius, threshold, height - bottom_end - 1.6 * radius)
+    else:
+        chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius)
 
 
 def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:
