@@ -128,6 +128,23 @@ class DisplayState:
         except (ValueError, KeyError) as exc:
             raise ProtocolError(f"not a display state: {' '.join(words)!r}") from exc
 
+    def as_dict(self) -> dict:
+        """JSON-friendly, for the dashboard: players as ``"X"``/``"O"``, ``None`` for the centre.
+
+        >>> DisplayState(cube=2, owner=X, dice=(6, 1)).as_dict()["owner"]
+        'X'
+        """
+        name = {X: "X", O: "O", None: None}
+        return {
+            "cube": self.cube,
+            "owner": name[self.owner],
+            "turn": name[self.turn],
+            "dice": list(self.dice),
+            "verdict": self.verdict,
+            "brightness": self.brightness,
+            "lamp_test": self.lamp_test,
+        }
+
     # --- LEDs -----------------------------------------------------------------------------
 
     def leds(self, link: bool = False) -> int:

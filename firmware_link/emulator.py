@@ -343,6 +343,15 @@ class Emulator:
         with self._lock:
             return self.model.link
 
+    def snapshot(self) -> dict:
+        """Everything the unit shows, JSON-friendly (for the dashboard).
+
+        >>> Emulator().snapshot()["leds"], Emulator().snapshot()["cube"]
+        ('00000040', 1)
+        """
+        with self._lock:
+            return {**self.model.state.as_dict(), "leds": f"{self.model.leds:08X}", "link": self.model.link}
+
     def press(self, button: str) -> None:
         with self._lock:
             self.model.press(button)

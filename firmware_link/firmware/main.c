@@ -247,10 +247,11 @@ enum { EV_BOOT, EV_BUTTON, EV_ERR_RX, EV_ERR_LOST };
 
 typedef struct {
     uint8_t seq, kind;
-    uint16_t arg;
+    uint16_t arg;  /* button index, error count, or boot count */
+    uint8_t cause; /* boot events: MCUSR bits */
 } event_t;
 
-#define PERSIST_MAGIC 0xB61Du
+#define PERSIST_MAGIC 0xB61Eu /* changes with the layout of persist_t */
 
 typedef struct {
     uint16_t magic;
@@ -291,7 +292,7 @@ static void persist_restore(void)
 static uint32_t event_sent_at;
 static bool event_due;
 
-static void event_push(uint8_t kind, uint16_t arg)
+static void event_push(uint8_t kind, uint16_t arg, uint8_t cause)
 {
     if (mem.ev_count == EVENT_QUEUE) {
         mem.lost++;
@@ -300,6 +301,7 @@ static void event_push(uint8_t kind, uint16_t arg)
         e->seq = mem.next_evseq;
         e->kind = kind;
         e->arg = arg;
+        e->cause = cause;
         mem.next_evseq = mem.next_evseq == 0xFF ? 1 : mem.next_evseq + 1;
         if (mem.ev_count++ == 0)
             event_due = true;
@@ -325,14 +327,14 @@ static void event_send_head(void)
         put_uint(&l, e->arg);
     } else {
         put_str(&l, "boot ");
-        put_uint(&l, boot_count);
+        put_uint(&l, e->arg);
         put_char(&l, ' ');
         /* priority: a watchdog reset says most about the firmware's health */
-        put_str(&l, (e->arg & _BV(WDRF))    ? "wdt"
-                    : (e->arg & _BV(BORF))  ? "bor"
-                    : (e->arg & _BV(EXTRF)) ? "ext"
-                    : (e->arg & _BV(PORF))  ? "por"
-                                            : "other");
+        put_str(&l, (e->cause & _BV(WDRF))    ? "wdt"
+                    : (e->cause & _BV(BORF))  ? "bor"
+                    : (e->cause & _BV(EXTRF)) ? "ext"
+                    : (e->cause & _BV(PORF))  ? "por"
+                                              : "other");
     }
     send_frame(l.text, l.len);
 }
@@ -711,7 +713,7 @@ int main(void)
     persist_restore();
     boot_count = eeprom_read_word((uint16_t *)0) + 1;
     eeprom_update_word((uint16_t *)0, boot_count);
-    event_push(EV_BOOT, reset_cause);
+    event_push(EV_BOOT, boot_count, reset_cause);
     event_due = true;
     display_update();
     wdt_enable(WDTO_500MS);
@@ -728,7 +730,7 @@ int main(void)
             parse_byte(c);
         }
         while (button_tail != button_head) {
-            event_push(EV_BUTTON, button_ring[button_tail]);
+            event_push(EV_BUTTON, button_ring[button_tail], 0);
             button_tail = (button_tail + 1) & 7;
         }
         /* errors become events too, once there is room in the queue for them */
@@ -736,11 +738,11 @@ int main(void)
         ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { overruns = rx_overruns; }
         if (overruns != overruns_reported && mem.ev_count < EVENT_QUEUE) {
             overruns_reported = overruns;
-            event_push(EV_ERR_RX, overruns);
+            event_push(EV_ERR_RX, overruns, 0);
         }
         if (mem.lost != lost_reported && mem.ev_count < EVENT_QUEUE) {
             lost_reported = mem.lost;
-            event_push(EV_ERR_LOST, lost_reported);
+            event_push(EV_ERR_LOST, lost_reported, 0);
         }
         uint32_t now = millis();
         if (mem.ev_count && (event_due || now - event_sent_at >= EVENT_RETRY_MS)) {

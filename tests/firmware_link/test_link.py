@@ -174,6 +174,20 @@ def test_reset_chip_gets_its_state_back(device):
         assert unit.events.empty()  # a reset is no button press
 
 
+def test_a_press_not_yet_acknowledged_survives_a_reset(device, raw_host):
+    host = raw_host(device.url)
+    host.hello(0)  # never acknowledges
+    press(device, "double")
+    device.reset()
+    host.close()
+    with Unit(device.url) as unit:
+        assert unit.events.get(timeout=5).button == "double"
+        deadline = time.monotonic() + 3
+        while (unit.last_boot is None or unit.last_boot.args[1] != "ext") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert unit.last_boot.args[1] == "ext"  # the boots, the press between them, in order
+
+
 def test_pulled_cable_keeps_events_and_commands(device):
     with Unit(device.url, reconnect_interval=0.1) as unit:
         assert unit.wait_ready(5)
