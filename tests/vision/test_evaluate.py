@@ -1,0 +1,65 @@
+"""The evaluation script's plumbing (its numbers are printed by ``python -m vision.evaluate``)."""
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+import cv2
+import numpy as np
+
+from engine.position import Position
+from vision import evaluate
+from vision.render import CHECKER_SCHEMES, RenderOptions, render_board, rows_from_position
+
+
+def test_score_board_counts_points_bar_and_names():
+    truth = rows_from_position(Position.start(), ("red", "white"))
+    assert evaluate.score_board(truth, truth)["exact"]
+    wrong = rows_from_position(Position.from_points(x={6: 5, 8: 3, 13: 5, 24: 1, 25: 1},
+                                                    o={6: 5, 8: 3, 13: 5, 24: 2}),
+                               ("red", "white"))
+    score = evaluate.score_board(wrong, truth)
+    assert score["points_right"] == 23 and not score["bar_right"] and not score["exact"]
+
+
+def test_synthetic_run_reports_every_stage():
+    result = evaluate.run_synthetic(n=2, seed=5)
+    for key in ("point_accuracy", "exact_board_rate", "frames_per_second"):
+        assert key in result["read_given_corners"]
+    assert 0 <= result["locate"]["found_rate"] <= 1
+
+
+def test_real_set_from_a_labelled_folder(tmp_path, monkeypatch, capsys):
+    scene = render_board(Position.start(), RenderOptions(seed=4, hard=False, scheme=CHECKER_SCHEMES[0]))
+    cv2.imwrite(str(tmp_path / "a.jpg"), scene.image)
+    cv2.imwrite(str(tmp_path / "b.jpg"), scene.image)
+    rows = scene.truth
+    labels = {"images": {
+        "a.jpg": {"corners": [list(c) for c in scene.corners], "colours": list(rows.colours),
+                  "top": [[r.colour, r.count] if r else None for r in rows.top],
+                  "bottom": [[r.colour, r.count] if r else None for r in rows.bottom], "bar": {}},
+        "b.jpg": {"corners": [list(c) for c in scene.corners], "hands": True}}}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    monkeypatch.setenv("BGBRIDGE_REAL_BOARDS", str(tmp_path))
+    assert evaluate.main(["--set", "real", "--no-dice"]) == 0
+    out = capsys.readouterr().out
+    assert "a.jpg" in out and "points 24/24" in out and "not scored" in out and "b.jpg" in out
+
+
+def test_missing_real_set_and_dice_stage_are_reported(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BGBRIDGE_REAL_BOARDS", str(tmp_path / "absent"))
+    monkeypatch.setitem(sys.modules, "vision.dice.evaluate", None)  # import fails
+    assert evaluate.main(["--set", "real", "--dice-frames", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "not present: skipped" in out and "dice stage missing" in out
+
+
+def test_dice_numbers_are_printed_when_the_stage_is_there(monkeypatch, capsys):
+    fake = types.ModuleType("vision.dice.evaluate")
+    fake.run = lambda set_name, n, seed: {"value_accuracy": 0.5, "frames": n}
+    monkeypatch.setitem(sys.modules, "vision.dice.evaluate", fake)
+    monkeypatch.setenv("BGBRIDGE_REAL_BOARDS", "/nonexistent")
+    assert evaluate.main(["--set", "real", "--dice-frames", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "value_accuracy" in out and "0.5000" in out
