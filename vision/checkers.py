@@ -118,15 +118,24 @@ class RingScorer:
         weight = np.minimum(mag / norm, 1.0) / energy
         self.a = (jxx - jyy) * weight
         self.b = 2 * jxy * weight
-        k = int(np.ceil(radius * 1.25))
+        # The coarse map only proposes candidates (coverage decides), so half resolution will do.
+        half = (self.width // 2, self.height // 2)
+        a_half = cv2.resize(self.a, half, interpolation=cv2.INTER_AREA)
+        b_half = cv2.resize(self.b, half, interpolation=cv2.INTER_AREA)
+        r_half = radius / 2
+        k = int(np.ceil(r_half * 1.25))
         yy, xx = np.mgrid[-k:k + 1, -k:k + 1].astype(np.float32)
         rr = np.sqrt(xx ** 2 + yy ** 2) + 1e-6
-        ring = np.exp(-0.5 * ((rr - radius) / max(1.0, radius * 0.1)) ** 2)
+        ring = np.exp(-0.5 * ((rr - r_half) / max(0.7, r_half * 0.12)) ** 2)
         ring /= ring.sum()
         cos2 = (xx ** 2 - yy ** 2) / rr ** 2
         sin2 = 2 * xx * yy / rr ** 2
-        self.map = (cv2.filter2D(self.a, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
-                    + cv2.filter2D(self.b, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT))
+        coarse = (cv2.filter2D(a_half, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
+                  + cv2.filter2D(b_half, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT))
+        self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        # Mean colour over the middle of a checker-sized disc around every pixel.
+        size = max(3, int(radius) | 1)
+        self.mean_lab = cv2.blur(lab, (size, size))
         angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
         self._cos, self._sin = np.cos(angles), np.sin(angles)
         self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
@@ -168,12 +177,10 @@ class RingScorer:
         return share(np.ones_like(near)), share(~far), share(~near)
 
     def disc_colour(self, x: float, y: float) -> np.ndarray:
-        r = max(2, int(self.radius * 0.5))
-        xi, yi = int(round(x)), int(round(y))
-        patch = self.lab[max(0, yi - r): yi + r + 1, max(0, xi - r): xi + r + 1]
-        if patch.size == 0:
-            return np.zeros(3, np.float32)
-        return np.median(patch.reshape(-1, 3), axis=0)
+        """Mean Lab colour over the middle of the checker centred at (x, y)."""
+        xi = min(max(int(round(x)), 0), self.width - 1)
+        yi = min(max(int(round(y)), 0), self.height - 1)
+        return self.mean_lab[yi, xi].copy()
 
 
 def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
