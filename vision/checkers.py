@@ -27,6 +27,7 @@ from dataclasses import dataclass, field as dc_field
 import cv2
 import numpy as np
 
+from calibration.colours import weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry
 
 #: Samples on each ring.
@@ -43,6 +44,8 @@ AXIS_ARC_DEG = 55
 #: Least score of any checker in a stack, and the bonus per checker when choosing a stack.
 MEMBER_FLOOR = 0.62
 MEMBER_BONUS = 0.08
+#: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
+COLOUR_JUMP = 40.0
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
 OVERLAP_BELOW = 1.85
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
@@ -191,7 +194,8 @@ def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
 
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
-           radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
+           radius: float, threshold: float, limit: float, colours: np.ndarray | None = None
+           ) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -211,6 +215,10 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     first = (ys >= FIRST_MIN * radius) & (ys <= FIRST_MAX * radius)
     step = ys[None, :] - ys[:, None]
     follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
+    if colours is not None and len(colours):
+        # One stack, one colour: a chain does not run on into a stack of the other colour.
+        w = weighted(colours)
+        follows &= np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < COLOUR_JUMP
     overlap = follows & (step < OVERLAP_BELOW * radius)
     floor = MEMBER_FLOOR
 
@@ -288,9 +296,11 @@ class _Candidates:
     full: np.ndarray
     no_far: np.ndarray
     no_near: np.ndarray
+    colours: np.ndarray  # mean Lab around each candidate
 
     def chain(self, radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
-        return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit)
+        return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
+                      self.colours)
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
@@ -318,7 +328,10 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 full, no_far, no_near = scorer.coverage(px, py, edge_up=row == "top")
             else:
                 full = no_far = no_near = np.zeros(0)
-            candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near)
+            colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, h - 1),
+                                      np.clip(np.rint(px).astype(int), 0, geometry.width - 1)]
+            candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near,
+                                                  colours)
     chains = {key: c.chain(radius, threshold, limit) for key, c in candidates.items()}
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h)
