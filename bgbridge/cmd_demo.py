@@ -3,7 +3,9 @@
 A real 5-point match (GNU Backgammon against itself) is fed to the referee the way a camera
 would feed it: the board after each checker is moved, so the referee sees unfinished moves, once
 a game a miscounted move that is then put right, and the finished play.  Every verdict is
-printed; the match is recorded in the journal, ready for ``bgbridge export``.
+printed and shown on the indicator unit (the software emulator when no unit is plugged in: cube
+and owner, turn, dice, green or red); the match is recorded in the journal, ready for
+``bgbridge export``.
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--delay", type=float, default=None, help="seconds between moves (default 0.4 on a terminal, else 0)")
     demo.add_argument("--board", action="store_true", help="draw the board after every play")
     demo.add_argument("--no-record", action="store_true", help="do not record the match in the journal")
+    demo.add_argument("--port", default="auto",
+                      help="the indicator unit: auto (a unit on USB, else the emulator), a port or URL, or none")
     demo.set_defaults(handler=_demo)
 
 
@@ -66,6 +70,22 @@ def _camera_views(before: Position, dice: tuple[int, int], text: str, miscount: 
     return views
 
 
+def _display(game: Game | None, verdict: Verdict | None) -> "DisplayState":
+    """What the unit shows for ``game``: cube and owner, the side to act, the dice, the verdict."""
+    from firmware_link import DisplayState
+
+    if game is None:
+        return DisplayState()
+    legal = None if verdict is None or (verdict.legal and not verdict.finished) else verdict.legal
+    return DisplayState(
+        cube=min(game.cube_value, 1 << 15), owner=game.cube_owner, turn=None if game.over else game.turn,
+        dice=game.dice or (0, 0), verdict=legal,
+    )
+
+
+_LIGHT = {True: "green", False: "red", None: "off"}
+
+
 def _say(verdict: Verdict) -> str:
     if verdict.legal and verdict.finished:
         return f"LEGAL    {verdict.notation or '(no move possible)'}"
@@ -87,6 +107,31 @@ def _demo(args: argparse.Namespace) -> int:
             recorder = journal.new_match(match, source="demo")
         except JournalError as exc:
             raise UserError(str(exc)) from None
+    unit = emulator = None
+    if args.port != "none":
+        from firmware_link import attach
+
+        unit, emulator = attach(args.port)
+        unit.wait_ready(timeout=5)
+        print(f"indicator unit: {'software emulator on ' + unit.port if emulator else unit.port}")
+    try:
+        return _referee(args, source, match, recorder, unit, emulator, delay)
+    finally:
+        if unit is not None:
+            unit.close()
+        if emulator is not None:
+            emulator.stop()
+
+
+def _referee(args, source: Match, match: Match, recorder, unit, emulator, delay: float) -> int:
+    def show(game: Game | None, verdict: Verdict | None = None) -> None:
+        if unit is not None:
+            state = _display(game, verdict)
+            unit.show(state)
+            shown = state.as_dict()
+            print(f"  unit: cube {shown['cube']} ({shown['owner'] or 'centre'}), turn {shown['turn'] or '-'}, "
+                  f"dice {'-'.join(map(str, shown['dice']))}, light {_LIGHT[state.verdict]}")
+
     names = match.players
     print(f"Refereeing a {source.length}-point match: {names[1]} (X) against {names[0]} (O)")
     verdicts = {"legal": 0, "illegal": 0, "unfinished": 0}
@@ -107,6 +152,8 @@ def _demo(args: argparse.Namespace) -> int:
                 key = "legal" if verdict.legal and verdict.finished else ("unfinished" if verdict.legal else "illegal")
                 verdicts[key] += 1
                 print(f"  camera: {_say(verdict)}")
+                if kind != "partial":
+                    show(game, verdict)
                 if delay:
                     time.sleep(delay)
             if args.board:
@@ -119,6 +166,8 @@ def _demo(args: argparse.Namespace) -> int:
             raise UserError(f"the match cannot go on: {exc}") from None
         if result is not None:
             print(f"  => {result}")
+        if not isinstance(event, Move):
+            show((recorder.match if recorder else match).game)
     final = recorder.match if recorder else match
     print(f"\nfinal score: {names[1]} (X) {final.score[1]}, {names[0]} (O) {final.score[0]}")
     print(f"verdicts: {verdicts['legal']} legal plays, {verdicts['unfinished']} unfinished moves seen, "
