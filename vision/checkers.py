@@ -44,6 +44,8 @@ AXIS_ARC_DEG = 55
 #: Least score of any checker in a stack, and the bonus per checker when choosing a stack.
 MEMBER_FLOOR = 0.62
 MEMBER_BONUS = 0.08
+#: How much (in radii) one step of a stack may differ from the next.
+STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
 COLOUR_JUMP = 40.0
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
@@ -193,6 +195,11 @@ def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
     return np.nonzero((profile >= dilated) & (profile > 0))[0]
 
 
+def _even(step: float, neighbour_step: float, radius: float) -> bool:
+    """Players space a stack evenly: neighbouring steps differ by little."""
+    return abs(step - neighbour_step) <= max(STEP_SLACK * radius, 0.3 * neighbour_step)
+
+
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None
            ) -> tuple[list[int], float]:
@@ -240,6 +247,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
             best_a[j], count_a[j], sum_a[j] = gain(full[j]), 1, full[j]
         for k in np.nonzero(follows[j])[0]:
             need = no_far[j] if overlap[j, k] else full[j]
+            if next_a[k] >= 0 and not _even(ys[k] - ys[j], ys[next_a[k]] - ys[k], radius):
+                continue
             if need >= floor and best_a[k] > none and gain(need) + best_a[k] > best_a[j]:
                 best_a[j] = gain(need) + best_a[k]
                 next_a[j], count_a[j], sum_a[j] = k, count_a[k] + 1, sum_a[k] + need
@@ -253,6 +262,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
             best_b[j], count_b[j], sum_b[j] = gain(full[j]), 1, full[j]
         for i in np.nonzero(follows[:, j])[0]:
             need = no_near[j] if overlap[i, j] else full[j]
+            if prev_b[i] >= 0 and not _even(ys[j] - ys[i], ys[i] - ys[prev_b[i]], radius):
+                continue
             if need >= floor and best_b[i] > none and best_b[i] + gain(need) > best_b[j]:
                 best_b[j] = best_b[i] + gain(need)
                 prev_b[j], count_b[j], sum_b[j] = i, count_b[i] + 1, sum_b[i] + need
