@@ -44,6 +44,9 @@ AXIS_ARC_DEG = 55
 #: Least score of any checker in a stack, and the bonus per checker when choosing a stack.
 MEMBER_FLOOR = 0.62
 MEMBER_BONUS = 0.08
+#: Coverage a checker on the bar needs: the bar's hinges and edges make ring-like shapes there,
+#: and a checker on the bar lies on top, its whole rim in view.
+BAR_THRESHOLD = 0.92
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -405,7 +408,7 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) ->
     stack = Stack("bar", 0)
     taken: list[float] = []
     for i in np.argsort(cover)[::-1]:
-        if cover[i] < threshold:
+        if cover[i] < BAR_THRESHOLD:
             break
         y = float(py[i])
         if any(abs(y - t) < 1.6 * radius for t in taken):
