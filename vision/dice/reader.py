@@ -16,11 +16,13 @@ or size:
 3. **Dice.**  Faces next to each other belong to one die; the face seen most squarely
    (largest pips) is the top, the others are side faces seen at a slant.  A single pip
    (a one) counts only if a face edge closes around it at a plausible distance.
-4. **Cocked dice.**  The top face of a die lying flat is parallel to the board.  The
-   board's orientation comes from the region's corners when they are given, else
-   from the other dice in the frame; a die whose top face is tilted against it, or
-   that shows a side face nearly as squarely as its top, is reported cocked and its
-   value is never given.
+4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
+   side faces show no more than the camera's slant allows.  With the playing field's
+   corners (``region``) the board's slant at every point is known (the homography of
+   the field), and a die tilted against it, or showing too much of a side, is cocked.
+   Without them the slant is unknown (a die seen at a slant looks like a cocked die
+   seen from above), so only a die showing a side face about as squarely as its top
+   is called cocked.  A cocked die's value is never given.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -697,6 +699,36 @@ def _unexplained_marks(field_: PipField, face: Face) -> float:
     return float(marks.sum() / max(pip_area, 1.0))
 
 
+def _seen_differently(a: Face, b: Face) -> bool:
+    """True when two faces are foreshortened differently (two faces of one die), not alike
+    (the tops of two dice lying flat, which the same camera sees the same way)."""
+    if min(a.minor, b.minor) < 0.75 * max(a.minor, b.minor) or min(a.radius, b.radius) < 0.8 * max(a.radius, b.radius):
+        return True
+    ua = a.metric / math.sqrt(np.linalg.det(a.metric))
+    ub = b.metric / math.sqrt(np.linalg.det(b.metric))
+    rel = np.linalg.eigvals(np.linalg.solve(ua, ub)).real
+    return bool(math.sqrt(rel.max() / max(rel.min(), 1e-9)) > 1.5)
+
+
+def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 15.0) -> bool:
+    """True when an edge of face ``a`` lies on an edge of face ``b``: two faces of one die
+    (the faces of two dice are turned independently, so their edges rarely line up).
+    A one's outline is a guess, so it shares nothing."""
+    if a.value == 1 or b.value == 1:
+        return False
+    near = 0.25 * min(a.edge_px, b.edge_px)
+    sin_max = math.sin(math.radians(max_angle_deg))
+    for i in range(4):
+        pa, qa = a.corners[i], a.corners[(i + 1) % 4]
+        da = (qa - pa) / max(np.linalg.norm(qa - pa), 1e-9)
+        for j in range(4):
+            pb, qb = b.corners[j], b.corners[(j + 1) % 4]
+            db = (qb - pb) / max(np.linalg.norm(qb - pb), 1e-9)
+            if np.linalg.norm((pa + qa) / 2 - (pb + qb) / 2) < near and abs(da[0] * db[1] - da[1] * db[0]) < sin_max:
+                return True
+    return False
+
+
 class DiceReader:
     """Finds the dice in a frame and reads them.
 
@@ -746,10 +778,13 @@ class DiceReader:
                   region: np.ndarray | None) -> list[Die]:
         settings = self.settings
         kept: list[Face] = []
+        several = [f for f in faces if f.value > 1]
         for face in faces:
             if face.value == 1:
                 half = _lone_pip_face_size(field_, frame if frame.ndim == 3 else None,
                                            field_.pips[face.pips[0]], settings)
+                if half is None:
+                    half = self._one_beside_side_faces(field_, face, several)
                 if half is None:
                     continue
                 # Size the face by where its edge was found, not by a typical pip size.
@@ -779,12 +814,12 @@ class DiceReader:
                 # the top faces of two dice look alike and lie at least an edge apart.
                 edge = max(fa.edge_px, fb.edge_px)
                 distance = float(np.linalg.norm(fa.centre - fb.centre))
-                unlike = min(fa.minor, fb.minor) < 0.75 * max(fa.minor, fb.minor)
-                if distance < 0.8 * edge or (unlike and distance < 1.3 * edge):
+                unlike = _seen_differently(fa, fb)
+                if distance < 0.8 * edge or (distance < 1.3 * edge and (unlike or _share_an_edge(fa, fb))):
                     links.append((a, b))
         groups = [[kept[i] for i in group] for group in _groups(len(kept), links)]
         tops = [max(group, key=lambda f: f.minor) for group in groups]
-        reference = self._board_metric(tops, region)
+        reference = self._board_metric(region)
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
@@ -807,10 +842,35 @@ class DiceReader:
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
             confidence *= min(1.0, contrast / 40.0)
+            if not readable and not cocked and (top.value == 1 or confidence < 0.5):
+                continue  # a lone mark among others (a key of a keyboard, print): not a die
             value = top.value if readable and not cocked else None
             dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
                             float(top.edge_px)))
         return dice
+
+    @staticmethod
+    def _one_beside_side_faces(field_: PipField, face: Face, others: list[Face]) -> float | None:
+        """A lone pip whose face edge cannot be told from the die's sides (a white die on a pale
+        table) is still a one when side faces of its die lie next to it, seen more at a slant.
+        Returns the face's half-edge in pip radii, or ``None``."""
+        pip = field_.pips[face.pips[0]]
+        minor = 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0])
+        best = None
+        lone = Face(face.pips, 1, pip.xy, face.corners, 0.0, pip.polarity, np.linalg.inv(4.0 * pip.cov), minor, pip.radius)
+        for side in others:
+            if side.polarity != pip.polarity or side.minor >= minor or not _seen_differently(lone, side):
+                continue
+            if not 0.6 * side.radius <= pip.radius <= 2.5 * side.radius:
+                continue
+            corners = side.corners
+            edge = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))  # the unforeshortened edge
+            if np.linalg.norm(side.centre - pip.xy) > 1.1 * edge:
+                continue
+            half = 0.5 * edge / pip.radius
+            if 2.5 <= half <= 10.0 and (best is None or half > best):
+                best = half
+        return best
 
     @staticmethod
     def _side_ratio(field_: PipField, top: Face, other_tops: set[int]) -> float:
@@ -833,11 +893,10 @@ class DiceReader:
         return best
 
     @staticmethod
-    def _board_metric(faces: list[Face], region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
+    def _board_metric(region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
         """How a circle lying on the board looks near a point: a function point -> 2x2 metric.
 
-        From the region's corners (the playing field is a rectangle on the board) when given;
-        otherwise the median top-face shape of the dice found (three or more); otherwise unknown.
+        From the region's corners (the playing field is a rectangle on the board) when given.
         """
         if region is not None:
             widths = np.linalg.norm(region[1] - region[0]) + np.linalg.norm(region[2] - region[3])
@@ -853,11 +912,9 @@ class DiceReader:
                 return jac.T @ jac
 
             return metric
-        shapes = [f.metric / math.sqrt(np.linalg.det(f.metric)) for f in faces if f.radius >= 2.5]
-        if len(shapes) >= 3:
-            typical = np.median(np.array(shapes), axis=0)
-            return lambda point: typical
-        return None  # unknown: a lone die seen at a slant looks like a cocked die seen from above
+        # Without it the board's slant is unknown: a die seen at a slant looks like a cocked die
+        # seen from above, and other dice do not tell (perspective slants each die differently).
+        return None
 
     @staticmethod
     def _squareness(face: Face, reference) -> float:
