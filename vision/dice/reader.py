@@ -716,15 +716,22 @@ def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 15.0) -> bool:
     A one's outline is a guess, so it shares nothing."""
     if a.value == 1 or b.value == 1:
         return False
-    near = 0.25 * min(a.edge_px, b.edge_px)
+    near = 0.3 * min(a.edge_px, b.edge_px)
     sin_max = math.sin(math.radians(max_angle_deg))
+
+    def to_segment(point: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:
+        t = float(np.clip((point - p) @ (q - p) / max(float((q - p) @ (q - p)), 1e-9), 0.0, 1.0))
+        return float(np.linalg.norm(point - (p + t * (q - p))))
+
     for i in range(4):
         pa, qa = a.corners[i], a.corners[(i + 1) % 4]
         da = (qa - pa) / max(np.linalg.norm(qa - pa), 1e-9)
         for j in range(4):
             pb, qb = b.corners[j], b.corners[(j + 1) % 4]
             db = (qb - pb) / max(np.linalg.norm(qb - pb), 1e-9)
-            if np.linalg.norm((pa + qa) / 2 - (pb + qb) / 2) < near and abs(da[0] * db[1] - da[1] * db[0]) < sin_max:
+            if abs(da[0] * db[1] - da[1] * db[0]) >= sin_max:
+                continue
+            if min(to_segment((pa + qa) / 2, pb, qb), to_segment((pb + qb) / 2, pa, qa)) < near:
                 return True
     return False
 
@@ -803,27 +810,37 @@ class DiceReader:
                         np.linalg.norm(kept[a].centre - kept[b].centre) < 0.45 * max(kept[a].edge_px, kept[b].edge_px):
                     ghosts.add(a)
         kept = [f for k, f in enumerate(kept) if k not in ghosts]
-        # Faces close together belong to one die.
-        links = []
-        for a in range(len(kept)):
-            for b in range(a + 1, len(kept)):
-                fa, fb = kept[a], kept[b]
-                if fa.polarity != fb.polarity:
+        # Each die is claimed by its face seen most squarely (its top), which takes the faces
+        # beside it: side faces lie next to the top and are foreshortened differently (or share
+        # an edge with it), while the tops of two dice look alike and lie at least an edge apart.
+        order = sorted(range(len(kept)), key=lambda i: -kept[i].minor)
+        claimed: set[int] = set()
+        groups: list[list[Face]] = []
+        for i in order:
+            if i in claimed:
+                continue
+            top = kept[i]
+            claimed.add(i)
+            group = [top]
+            for j in order:
+                if j in claimed or kept[j].polarity != top.polarity:
                     continue
-                # Side faces lie next to the top and are seen more at a slant (narrower pips);
-                # the top faces of two dice look alike and lie at least an edge apart.
-                edge = max(fa.edge_px, fb.edge_px)
-                distance = float(np.linalg.norm(fa.centre - fb.centre))
-                unlike = _seen_differently(fa, fb)
-                if distance < 0.8 * edge or (distance < 1.3 * edge and (unlike or _share_an_edge(fa, fb))):
-                    links.append((a, b))
-        groups = [[kept[i] for i in group] for group in _groups(len(kept), links)]
-        tops = [max(group, key=lambda f: f.minor) for group in groups]
+                face = kept[j]
+                edge = max(top.edge_px, face.edge_px)
+                distance = float(np.linalg.norm(top.centre - face.centre))
+                if distance < 0.8 * edge or (distance < 1.3 * edge and
+                                             (_seen_differently(top, face) or _share_an_edge(top, face))):
+                    group.append(face)
+                    claimed.add(j)
+            groups.append(group)
+        tops = [group[0] for group in groups]
         reference = self._board_metric(region)
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            side_ratio = self._side_ratio(field_, top, top_pips)
+            # (A one's pip may be larger than the others, so a one beside the top tells nothing.)
+            side_ratio = max([self._side_ratio(field_, top, top_pips)] +
+                             [f.minor / max(top.minor, 1e-6) for f in group[1:] if f.value > 1])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
