@@ -149,6 +149,10 @@ class BoardGeometry:
     height: int
     bar_left: float
     bar_right: float
+    #: Pixels of frame kept around the field in the warped image, so that checkers still show
+    #: when the corners were placed a little inside the field.  Field coordinates (columns, bar)
+    #: do not include it; image coordinates are field coordinates plus the margin.
+    margin: int = 0
 
     @classmethod
     def default(cls, aspect: float, bar_fraction: float = DEFAULT_BAR_FRACTION) -> "BoardGeometry":
@@ -186,12 +190,20 @@ class BoardGeometry:
     def with_bar(self, bar_left: float, bar_right: float) -> "BoardGeometry":
         return replace(self, bar_left=float(bar_left), bar_right=float(bar_right))
 
+    def with_margin(self, margin: int) -> "BoardGeometry":
+        return replace(self, margin=int(margin))
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """(width, height) of the warped image, margin included."""
+        return self.width + 2 * self.margin, self.height + 2 * self.margin
+
 
 def homography(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
     """The 3x3 matrix taking frame pixels to canonical field pixels."""
     src = np.asarray(corners, dtype=np.float32)
-    w, h = geometry.width, geometry.height
-    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    w, h, m = geometry.width, geometry.height, geometry.margin
+    dst = np.float32([[m, m], [w + m, m], [w + m, h + m], [m, h + m]])
     return cv2.getPerspectiveTransform(src, dst)
 
 
@@ -199,7 +211,7 @@ def warp(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.nda
     """The canonical top-down image of the field."""
     matrix = homography(corners, geometry)
     return cv2.warpPerspective(
-        frame, matrix, (geometry.width, geometry.height), flags=cv2.INTER_AREA,
+        frame, matrix, geometry.image_size, flags=cv2.INTER_AREA,
         borderMode=cv2.BORDER_REPLICATE,
     )
 
@@ -212,6 +224,8 @@ def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
     bar's edges and hardly anywhere else near the middle.  Falls back to the default bar when
     no clear pair of edges is found.
     """
+    m = geometry.margin
+    field = field[m: m + geometry.height, m: m + geometry.width]
     gray = cv2.cvtColor(field, cv2.COLOR_BGR2GRAY) if field.ndim == 3 else field
     gray = gray.astype(np.float32)
     gx = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))

@@ -58,6 +58,9 @@ OVERLAP_BELOW = 1.85
 MIN_STEP, MAX_STEP = 1.0, 2.75
 #: Where the first checker's centre may be, in radii from the field edge.
 FIRST_MIN, FIRST_MAX = 0.4, 2.0
+#: With a margin around the field, a first centre may lie this far (radii) beyond the given edge
+#: (corners clicked or found a little inside the field).
+FIRST_MIN_MARGIN = -0.35
 
 
 @dataclass
@@ -103,8 +106,11 @@ class RingScorer:
       what tells a real checker from an empty point's triangle base.
     """
 
-    def __init__(self, field: np.ndarray, radius: float) -> None:
+    def __init__(self, field: np.ndarray, radius: float,
+                 field_box: tuple[float, float, float, float] | None = None) -> None:
         lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+        #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
+        self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
         self.lab = lab
         self.height, self.width = field.shape[:2]
         self.radius = radius
@@ -167,10 +173,10 @@ class RingScorer:
         radii = self.radius * np.array([0.82, 0.91, 1.0, 1.09, 1.18], np.float32)[None, :, None]
         fx = np.rint(cx + radii * self._cos).astype(np.int32)
         fy = np.rint(cy + radii * self._sin).astype(np.int32)
-        # Directions that leave the field are not evidence either way: a checker pushed against
-        # the far edge of a tilted board is partly hidden under the frame.
-        inside = ((fx[:, 0] >= 0) & (fx[:, 0] < self.width) & (fy[:, 0] >= 0)
-                  & (fy[:, 0] < self.height))
+        # Directions that leave the field are not evidence either way: a checker against the
+        # edge of a board seen at a slant is partly hidden under the frame's raised lip.
+        x0, y0, x1, y1 = self.field_box
+        inside = ((fx[:, 2] >= x0) & (fx[:, 2] < x1) & (fy[:, 2] >= y0) & (fy[:, 2] < y1))
         xs = np.clip(fx, 0, self.width - 1)
         ys = np.clip(fy, 0, self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
@@ -180,7 +186,9 @@ class RingScorer:
         def share(keep: np.ndarray) -> np.ndarray:
             seen = (inside & keep).sum(axis=1)
             got = (hit & keep).sum(axis=1) / np.maximum(seen, 1)
-            return np.where(seen >= 0.6 * keep.sum(), got, 0.0)
+            # Half a rim is weaker evidence than a whole one.
+            hidden = np.clip(0.75 - seen / keep.sum(), 0, None)
+            return np.where(seen >= 0.5 * keep.sum(), got - 0.4 * hidden, 0.0)
 
         return share(np.ones_like(near)), share(~far), share(~near)
 
@@ -204,8 +212,8 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
 
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
-           radius: float, threshold: float, limit: float, colours: np.ndarray | None = None
-           ) -> tuple[list[int], float]:
+           radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
+           first_min: float = FIRST_MIN) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -222,7 +230,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     n = len(ys)
     if n == 0:
         return [], 0.0
-    first = (ys >= FIRST_MIN * radius) & (ys <= FIRST_MAX * radius)
+    first = (ys >= first_min * radius) & (ys <= FIRST_MAX * radius)
     step = ys[None, :] - ys[:, None]
     follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
     if colours is not None and len(colours):
@@ -312,26 +320,31 @@ class _Candidates:
     no_near: np.ndarray
     colours: np.ndarray  # mean Lab around each candidate
 
-    def chain(self, radius: float, threshold: float, limit: float) -> tuple[list[int], float]:
+    def chain(self, radius: float, threshold: float, limit: float,
+              first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
-                      self.colours)
+                      self.colours, first_min)
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                   threshold: float = COVERAGE_THRESHOLD) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image."""
     radius = geometry.checker_radius
-    scorer = RingScorer(field, radius)
     h = geometry.height
-    ys = np.arange(radius * FIRST_MIN, h - radius * 0.5, 1.0, dtype=np.float32)
+    m = geometry.margin
+    slack = min(m, 0.15 * radius)
+    scorer = RingScorer(field, radius, (m - slack, m - slack, m + geometry.width + slack,
+                                        m + h + slack))  # field coordinates + m = image coordinates
+    first_min = FIRST_MIN if m == 0 else min(FIRST_MIN, -m / radius + 0.2, FIRST_MIN_MARGIN)
+    ys = np.arange(radius * first_min, h - radius * 0.5, 1.0, dtype=np.float32)
     lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
     spread = max(1, int(radius * 0.15))
     limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
     candidates: dict[tuple[str, int], _Candidates] = {}
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
-            cx = geometry.column_x(column) + lateral[:, None]
-            cy = ys[None, :] if row == "top" else (h - ys)[None, :]
+            cx = m + geometry.column_x(column) + lateral[:, None]
+            cy = m + (ys[None, :] if row == "top" else (h - ys)[None, :])
             grid = scorer.score(cx, cy)
             best_lateral = np.argmax(grid, axis=0)
             profile = grid[best_lateral, np.arange(ys.size)]
@@ -342,13 +355,13 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 full, no_far, no_near = scorer.coverage(px, py, edge_up=row == "top")
             else:
                 full = no_far = no_near = np.zeros(0)
-            colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, h - 1),
-                                      np.clip(np.rint(px).astype(int), 0, geometry.width - 1)]
+            colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, scorer.height - 1),
+                                      np.clip(np.rint(px).astype(int), 0, scorer.width - 1)]
             candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near,
                                                   colours)
-    chains = {key: c.chain(radius, threshold, limit) for key, c in candidates.items()}
+    chains = {key: c.chain(radius, threshold, limit, first_min) for key, c in candidates.items()}
     for column in range(POINTS_PER_ROW):
-        _share_column(candidates, chains, column, radius, threshold, h)
+        _share_column(candidates, chains, column, radius, threshold, h, first_min)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -367,7 +380,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
-                  height: int) -> None:
+                  height: int, first_min: float) -> None:
     """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
     The stack whose base sits less snugly at its edge (or, failing that, with the weaker
     evidence) is read again, kept clear of the other."""
@@ -387,22 +400,25 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
             return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))
         top_weaker = strength(top, top_chain) < strength(bottom, bottom_chain)
     if top_weaker:
-        chains["top", column] = top.chain(radius, threshold, height - bottom_end - 1.6 * radius)
+        chains["top", column] = top.chain(radius, threshold, height - bottom_end - 1.6 * radius,
+                                          first_min)
     else:
-        chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius)
+        chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
+                                                first_min)
 
 
 def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:
     """Checkers on the bar: separate, well-covered rings along the bar's axis."""
     radius = scorer.radius
     h = geometry.height
-    ys = np.arange(radius, h - radius, 1.0, dtype=np.float32)
+    ys = geometry.margin + np.arange(radius, h - radius, 1.0, dtype=np.float32)
     lateral = np.array([-0.25, 0.0, 0.25], np.float32) * radius
-    grid = scorer.score(geometry.bar_x + lateral[:, None], ys[None, :])
+    bar_x = geometry.margin + geometry.bar_x
+    grid = scorer.score(bar_x + lateral[:, None], ys[None, :])
     best_lateral = np.argmax(grid, axis=0)
     profile = grid[best_lateral, np.arange(ys.size)]
     peaks = _peaks(profile, max(1, int(radius * 0.3)))
-    px = geometry.bar_x + lateral[best_lateral[peaks]]
+    px = bar_x + lateral[best_lateral[peaks]]
     py = ys[peaks]
     cover = scorer.coverage(px, py)[0] if peaks.size else np.zeros(0)
     stack = Stack("bar", 0)

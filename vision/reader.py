@@ -35,6 +35,11 @@ from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
 
 
+#: Frame kept around the field when warping, as a share of the field width: corners a few
+#: pixels inside the field must not cut the checkers at the edge in half.
+FIELD_MARGIN = 0.0
+
+
 class ReadError(ValueError):
     """A frame that cannot be read (no board found, unreadable image)."""
 
@@ -53,10 +58,13 @@ def rectify(frame: np.ndarray, corners: Sequence[Sequence[float]],
     corners = check_corners(corners)
     if calibration is not None and calibration.bar is not None:
         geometry = calibration.geometry()
-        return Rectified(warp(frame, corners, geometry), geometry, corners)
-    geometry = BoardGeometry.default(field_aspect(corners, (frame.shape[1], frame.shape[0])))
+    else:
+        geometry = BoardGeometry.default(field_aspect(corners, (frame.shape[1], frame.shape[0])))
+    geometry = geometry.with_margin(int(round(geometry.width * FIELD_MARGIN)))
     field = warp(frame, corners, geometry)
-    return Rectified(field, find_bar(field, geometry), corners)
+    if calibration is None or calibration.bar is None:
+        geometry = find_bar(field, geometry)
+    return Rectified(field, geometry, corners)
 
 
 def _sigmoid(x: float) -> float:
