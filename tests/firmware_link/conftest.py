@@ -99,12 +99,18 @@ class RawHost:
                     return frame
         return None
 
-    def ask(self, seq: int, *words: str | int, timeout: float = 2.0) -> Frame | None:
-        self.send(seq, *words)
-        return self.reply(seq, timeout)
+    def ask(self, seq: int, *words: str | int, timeout: float = 2.0, tries: int = 1) -> Frame | None:
+        """Send and wait for the reply; with ``tries`` > 1 resend with the same sequence number
+        (the protocol's retry: the device answers again without acting twice)."""
+        for _ in range(tries):
+            self.send(seq, *words)
+            frame = self.reply(seq, timeout)
+            if frame is not None:
+                return frame
+        return None
 
     def hello(self, seq: int = 0, session: str = "BEEF") -> Frame | None:
-        return self.ask(seq, "hello", PROTO_VERSION, session)
+        return self.ask(seq, "hello", PROTO_VERSION, session, tries=3)
 
     def stats(self, seq: int) -> dict[str, int]:
         frame = self.ask(seq, "stats")
