@@ -47,6 +47,8 @@ MEMBER_BONUS = 0.08
 #: Coverage a checker on the bar needs: the bar's hinges and edges make ring-like shapes there,
 #: and a checker on the bar lies on top, its whole rim in view.
 BAR_THRESHOLD = 0.92
+#: Largest step (radii) of a stack fitted as a whole (tall stacks are overlapped).
+REGULAR_MAX_STEP = 2.3
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -338,7 +340,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     first_min = FIRST_MIN if m == 0 else min(FIRST_MIN, -m / radius + 0.2, FIRST_MIN_MARGIN)
     ys = np.arange(radius * first_min, h - radius * 0.5, 1.0, dtype=np.float32)
     lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
-    spread = max(1, int(radius * 0.15))
+    spread = 1
     limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
     candidates: dict[tuple[str, int], _Candidates] = {}
     for row in ("top", "bottom"):
@@ -360,6 +362,11 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near,
                                                   colours)
     chains = {key: c.chain(radius, threshold, limit, first_min) for key, c in candidates.items()}
+    for (row, column), cand in candidates.items():
+        regular = _regular_stack(scorer, cand, chains[row, column][0], row == "top", radius,
+                                 threshold, limit, first_min)
+        if regular is not None:
+            chains[row, column] = (regular, chains[row, column][1])
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
     stacks: list[Stack] = []
@@ -377,6 +384,80 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             stacks.append(stack)
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
+
+
+def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+                   radius: float, threshold: float, limit: float, first_min: float
+                   ) -> list[int] | None:
+    """A tall overlapped stack fitted as a whole: evenly spaced checkers from a base at the edge
+    to a fully visible checker further out, scored at the exact places the model puts them.
+
+    Ring maps blur the centres of a tightly overlapped stack together, so candidate-by-candidate
+    chaining can fall short; the whole-stack model does not need every centre as a candidate.
+    Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
+    ``chain``, else ``None``.
+    """
+    end = float(cand.ys[chain].max()) if chain else 0.0
+    best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
+    tops = np.nonzero((cand.full >= threshold) & (cand.ys > end + 1.5 * radius)
+                      & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
+    bases = np.nonzero((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
+                       & (best_any >= MEMBER_FLOOR))[0]
+    if not tops.size or not bases.size:
+        return None
+    bases = bases[np.argsort(best_any[bases])[::-1][:2]]
+    hypotheses = []
+    for f in bases:
+        for t in tops:
+            length = float(cand.ys[t] - cand.ys[f])
+            lo = max(3, int(np.ceil(length / (REGULAR_MAX_STEP * radius))) + 1)
+            hi = int(np.floor(length / (MIN_STEP * radius))) + 1
+            for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
+                hypotheses.append((f, t, n))
+    if not hypotheses:
+        return None
+    xs, ys, dist = [], [], []
+    for f, t, n in hypotheses:
+        share = np.linspace(0, 1, n)
+        xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
+        ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
+        dist.append(cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share)
+    full, no_far, no_near = scorer.coverage(np.concatenate(xs), np.concatenate(ys), edge_up)
+    best = None
+    start = 0
+    for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
+        a, b, c = full[start:start + n], no_far[start:start + n], no_near[start:start + n]
+        start += n
+        step = (d[-1] - d[0]) / (n - 1)
+        overlapped = step < OVERLAP_BELOW * radius
+        later_on_top = np.append(b[:-1] if overlapped else a[:-1], a[-1])
+        earlier_on_top = np.insert(c[1:] if overlapped else a[1:], 0, a[0])
+        for scores, top_one in ((later_on_top, a[-1]), (earlier_on_top, a[0])):
+            if top_one < threshold or scores.min() < MEMBER_FLOOR or scores.mean() < threshold:
+                continue
+            colours = weighted(scorer.mean_lab[np.clip(np.rint(y).astype(int), 0,
+                                                       scorer.height - 1),
+                                               np.clip(np.rint(x).astype(int), 0,
+                                                       scorer.width - 1)])
+            spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
+            if spread >= COLOUR_JUMP:
+                continue
+            if best is None or scores.mean() > best[0]:
+                best = (float(scores.mean()), x, y, d, a, b, c)
+    if best is None:
+        return None
+    _, x, y, d, a, b, c = best
+    base = len(cand.ys)
+    cand.ys = np.concatenate([cand.ys, d.astype(cand.ys.dtype)])
+    cand.px = np.concatenate([cand.px, x])
+    cand.py = np.concatenate([cand.py, y])
+    cand.full = np.concatenate([cand.full, a])
+    cand.no_far = np.concatenate([cand.no_far, b])
+    cand.no_near = np.concatenate([cand.no_near, c])
+    cand.colours = np.concatenate([cand.colours, scorer.mean_lab[
+        np.clip(np.rint(y).astype(int), 0, scorer.height - 1),
+        np.clip(np.rint(x).astype(int), 0, scorer.width - 1)]])
+    return list(range(base, base + len(d)))
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
