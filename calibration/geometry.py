@@ -217,6 +217,12 @@ def warp(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.nda
 
 
 def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
+    """Measure the bar on a warped field image and return the geometry with it (see
+    :func:`bar_evidence`)."""
+    return bar_evidence(field, geometry)[0]
+
+
+def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeometry, float]:
     """Measure the bar on a warped field image and return the geometry with it.
 
     The bar's two long edges run the full height of the field; checkers and dice only cover
@@ -239,7 +245,7 @@ def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
     left = profile[lo_a:lo_b]
     right = profile[hi_a:hi_b]
     if left.size == 0 or right.size == 0:
-        return geometry
+        return geometry, 0.0
     scale = float(np.percentile(profile, 75)) + 1.0
     best = None
     # Pick the pair of edges with the strongest joint response, roughly symmetric about the
@@ -257,5 +263,5 @@ def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
             if best is None or score > best[0]:
                 best = (score, strength, xl, xr)
     if best is None or best[1] < 2.0:
-        return geometry
-    return geometry.with_bar(best[2] + 0.5, best[3] + 0.5)
+        return geometry, 0.0 if best is None else float(best[1])
+    return geometry.with_bar(best[2] + 0.5, best[3] + 0.5), float(best[1])

@@ -19,11 +19,13 @@ import cv2
 import numpy as np
 
 from calibration.geometry import (
-    BoardGeometry, Corners, GeometryError, check_corners, field_aspect, find_bar, warp,
+    BoardGeometry, Corners, GeometryError, bar_evidence, check_corners, field_aspect, warp,
 )
 
 #: Below this pattern score a candidate is not taken for a board.
 MIN_SCORE = 0.25
+#: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
+BAR_EVIDENCE = 4.0
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 
@@ -124,11 +126,13 @@ def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
                 continue
             part = part - part.mean()
             spectrum = np.abs(np.fft.rfft(part * np.hanning(part.size))) ** 2
-            # Six points of two alternating colours: a period of two points, three cycles.
-            k = 3 * part.size / (hi - lo)
-            k0 = int(round(k))
-            peak = spectrum[max(1, k0 - 1): k0 + 2].sum()
-            score.append(float(peak / (spectrum[1:].sum() + 1e-6)))
+            # Six points per quarter: a cycle per point (triangles against the field) and a
+            # cycle per two points (the points' two alternating colours).
+            peak = 0.0
+            for cycles in (6, 3):
+                k0 = int(round(cycles * part.size / (hi - lo)))
+                peak = max(peak, float(spectrum[max(1, k0 - 1): k0 + 2].sum()))
+            score.append(peak / (float(spectrum[1:].sum()) + 1e-6))
     # Every quarter must show its points (checkers hide some, never the pattern everywhere).
     return float(np.sort(score)[1])
 
@@ -152,8 +156,9 @@ def locate_field(frame: np.ndarray) -> Corners:
                 continue
             geometry = BoardGeometry.default(field_aspect(corners, size))
             field = warp(small, corners, geometry)
-            geometry = find_bar(field, geometry)
-            score = pattern_score(field, geometry)
+            geometry, bar = bar_evidence(field, geometry)
+            # A half board shows points too; only the whole field has the bar in its middle.
+            score = pattern_score(field, geometry) * min(1.0, bar / BAR_EVIDENCE)
             if best is None or score > best[0]:
                 best = (score, corners)
     if best is None or best[0] < MIN_SCORE:

@@ -1,0 +1,36 @@
+"""Finding the field without clicks, on rendered frames; saying so when there is no board."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.locate import LocateError, align_to, corner_error, locate_field
+from vision.render import RenderOptions, render_board
+
+
+def test_finds_the_field_on_most_easy_frames():
+    errors = []
+    for seed in range(300, 306):
+        scene = render_board(None, RenderOptions(seed=seed, hard=False))
+        try:
+            found = align_to(locate_field(scene.image), scene.corners)
+        except LocateError:
+            errors.append(1.0)
+            continue
+        errors.append(corner_error(found, scene.corners))
+    assert sum(e <= 0.03 for e in errors) >= 5, errors
+
+
+@pytest.mark.parametrize("frame", [
+    np.zeros((360, 640, 3), np.uint8),
+    np.random.default_rng(1).integers(0, 255, (360, 640, 3)).astype(np.uint8),
+])
+def test_no_board_is_said_clearly(frame):
+    with pytest.raises(LocateError, match="no backgammon board"):
+        locate_field(frame)
+
+
+def test_half_turn_alignment():
+    field = ((0, 0), (10, 0), (10, 8), (0, 8))
+    turned = ((10, 8), (0, 8), (0, 0), (10, 0))
+    assert align_to(turned, field) == field
