@@ -15,11 +15,14 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-import cv2
 import numpy as np
 
 #: Lightness counts this much less than hue when comparing checker colours.
 LIGHTNESS_WEIGHT = 0.45
+#: A cluster weighing less than this (about two sure checkers) may be an outlier.
+OUTLIER_WEIGHT = 2.5
+#: Weighted Lab distance beyond which two groups are surely two checker colours.
+SEPARATE_COLOURS = 35.0
 
 
 def colour_name(lab: Sequence[float]) -> str:
@@ -65,29 +68,36 @@ def weighted(lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def two_clusters(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def two_clusters(colours: np.ndarray, weights: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Split checker colours (N x 3 Lab) into two groups: (labels 0/1, centres 2 x 3 Lab).
 
-    The lighter cluster comes first so that names and order are stable from frame to frame.
+    ``weights`` (default 1) says how sure each detection is.  A "cluster" of one or two weak
+    detections beside a big one is an outlier (a die, a shadow), not a colour: the big group is
+    split instead when it holds two clearly different colours.  The lighter cluster comes first
+    so that names and order are stable from frame to frame.
 
     >>> labels, centres = two_clusters(np.array([[230, 128, 130], [40, 128, 128], [225, 127, 131]]))
     >>> labels.tolist()
     [0, 1, 0]
     """
     colours = np.asarray(colours, np.float32).reshape(-1, 3)
-    if len(colours) == 0:
+    n = len(colours)
+    if n == 0:
         return np.zeros(0, np.int32), np.zeros((2, 3), np.float32)
-    if len(colours) == 1:
+    if n == 1:
         return np.zeros(1, np.int32), np.vstack([colours, colours])
-    data = weighted(colours)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-    # Deterministic start: the two colours farthest apart.
-    d = ((data[:, None, :] - data[None, :, :]) ** 2).sum(axis=2)
-    i, j = np.unravel_index(np.argmax(d), d.shape)
-    labels = np.where(((data - data[i]) ** 2).sum(1) <= ((data - data[j]) ** 2).sum(1), 0, 1)
-    _, labels, _ = cv2.kmeans(data, 2, labels.astype(np.int32).reshape(-1, 1), criteria, 1,
-                              cv2.KMEANS_USE_INITIAL_LABELS)
-    labels = labels.ravel()
+    w = np.ones(n, np.float32) if weights is None else np.asarray(weights, np.float32)
+    labels = _two_means(weighted(colours), w)
+    small = int(np.argmin([w[labels == k].sum() for k in (0, 1)]))
+    if w[labels == small].sum() < OUTLIER_WEIGHT and w[labels != small].sum() > 3 * OUTLIER_WEIGHT:
+        big = labels != small
+        inner = _two_means(weighted(colours[big]), w[big])
+        a, b = (np.median(weighted(colours[big][inner == k]), axis=0) for k in (0, 1))
+        if np.sqrt(((a - b) ** 2).sum()) > SEPARATE_COLOURS:
+            centres_w = np.vstack([a, b])
+            d = ((weighted(colours)[:, None, :] - centres_w[None]) ** 2).sum(axis=2)
+            labels = np.argmin(d, axis=1)
     centres = np.array([
         np.median(colours[labels == k], axis=0) if np.any(labels == k) else colours.mean(axis=0)
         for k in (0, 1)
@@ -96,6 +106,26 @@ def two_clusters(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         labels = 1 - labels
         centres = centres[::-1].copy()
     return labels.astype(np.int32), centres
+
+
+def _two_means(data: np.ndarray, weights: np.ndarray, rounds: int = 20) -> np.ndarray:
+    """Weighted 2-means, started from the two points farthest apart (deterministic)."""
+    if len(data) < 2:
+        return np.zeros(len(data), np.int64)
+    d = ((data[:, None, :] - data[None, :, :]) ** 2).sum(axis=2)
+    i, j = np.unravel_index(np.argmax(d), d.shape)
+    centres = np.vstack([data[i], data[j]])
+    labels = np.zeros(len(data), np.int64)
+    for _ in range(rounds):
+        new = np.argmin(((data[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+        if np.array_equal(new, labels) and _ > 0:
+            break
+        labels = new
+        for k in (0, 1):
+            mask = labels == k
+            if mask.any():
+                centres[k] = (data[mask] * weights[mask, None]).sum(axis=0) / weights[mask].sum()
+    return labels
 
 
 def nearest(colours: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -113,7 +113,9 @@ class BoardReader:
             else:
                 labels, margins = np.zeros(0, int), np.zeros(0)
         else:
-            labels, centres = two_clusters(np.asarray(colours).reshape(-1, 3))
+            sureness = np.asarray([sc for s in stacks for sc in s.scores])
+            labels, centres = two_clusters(np.asarray(colours).reshape(-1, 3),
+                                           np.clip((sureness - 0.6) * 2.5, 0.05, 1.0))
             names = name_pair(centres)
             if colours:
                 _, margins = nearest(np.asarray(colours), centres)
