@@ -1,0 +1,29 @@
+"""The labelled real photos (``../shared/data/boards``), when present: a floor against regressions.
+
+The folder is third-party data kept outside the project; without it these tests skip (the suite
+must pass without it).  ``python -m vision.evaluate --set real`` prints the full figures.
+"""
+from __future__ import annotations
+
+import pytest
+
+from vision.evaluate import load_real, real_dir, score_board
+from vision.reader import BoardReader
+
+pytestmark = pytest.mark.skipif(not (real_dir() / "labels.json").exists(),
+                                reason="real labelled boards not present")
+
+
+def test_real_boards_with_labelled_corners():
+    frames = [f for f in load_real() if f["truth"] is not None]
+    assert frames
+    right = total = bars = 0
+    for frame in frames:
+        obs = BoardReader().read(frame["image"], corners=frame["corners"])
+        score = score_board(obs, frame["truth"])
+        right += score["points_right"]
+        total += score["points"]
+        bars += score["bar_right"]
+        assert score["points_right"] >= 20, frame["name"]
+    assert right / total >= 0.95
+    assert bars == len(frames)
