@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
 import cv2
@@ -123,18 +124,18 @@ class Pip:
     def xy(self) -> np.ndarray:
         return np.array([self.x, self.y])
 
-    @property
+    @cached_property
     def shape(self) -> np.ndarray:
         """Matrix S with the pip's outline ``{c + S u : |u| = 1}``."""
         vals, vecs = np.linalg.eigh(self.cov)
         return vecs @ np.diag(2.0 * np.sqrt(np.maximum(vals, 1e-6)))
 
-    @property
+    @cached_property
     def radius(self) -> float:
         """Radius of the circle of the same area."""
         return float(2.0 * np.linalg.det(self.cov) ** 0.25)
 
-    @property
+    @cached_property
     def axis_ratio(self) -> float:
         vals = np.linalg.eigvalsh(self.cov)
         return float(math.sqrt(max(vals[0], 1e-9) / max(vals[1], 1e-9)))
@@ -381,8 +382,17 @@ class Face:
     error: float                  # layout misfit, fraction of the diagonal
     polarity: int
     metric: np.ndarray = field(repr=False)   # 2x2: squared pip-radius units per pixel^2
-    minor: float = 0.0            # mean minor semi-axis of its pips (pixels): how squarely it is seen
+    minor: float = 0.0            # mean minor semi-axis of its pips (pixels)
     radius: float = 0.0           # mean pip radius (pixels)
+    roundness: float = 1.0        # median axis ratio of its pips
+
+    @property
+    def squareness(self) -> float:
+        """How squarely the face is seen: its pips' minor/major axis ratio (1 = head on).
+
+        Unlike pip sizes this does not depend on the pips being alike (a one's pip is often
+        larger); the ellipses of pips under three pixels are too coarse, so those count as 0.8."""
+        return self.roundness if self.radius >= 2.5 else 0.8 * min(1.0, self.roundness + 0.2)
 
     @property
     def edge_px(self) -> float:
@@ -588,7 +598,7 @@ def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -
     centre = a[:, 2] @ unwhiten.T + origin
     minor = float(np.mean([2.0 * math.sqrt(np.linalg.eigvalsh(p.cov)[0]) for p in pips]))
     return Face(list(members), len(pips), centre, corners, float(error), pips[0].polarity, metric,
-                minor, float(np.mean([p.radius for p in pips])))
+                minor, float(np.mean([p.radius for p in pips])), float(np.median([p.axis_ratio for p in pips])))
 
 
 def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> list[Face]:
@@ -665,6 +675,45 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     half = float(np.median(found) / 1.08)  # rays to a square's outline average 1.08 half-edges
     # Even a large "one" pip leaves a wide margin; a small hole in a digit of the cube does not.
     return half if half >= settings.min_one_margin else None
+
+
+_ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
+
+
+def _missing_pip(field_: PipField, face: Face, darkest: float = 0.6) -> bool:
+    """True when a spot where some layout has a pip, but the face's own layout has none, looks
+    like a pip the detector missed (a 5 whose faint pips were lost must not read as a 3).
+
+    A one has no known orientation, so the ring where other layouts put their pips is searched.
+    """
+    grey = field_.grey
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    depth = face_grey - pip_grey
+    if abs(depth) < 1e-6:
+        return False
+    ex = face.corners[1] - face.corners[0]
+    ey = face.corners[3] - face.corners[0]
+    if face.value == 1:
+        angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+        spots = np.concatenate([np.stack([r * np.cos(angles), r * np.sin(angles)], axis=1)
+                                for r in (PIP_OFFSET, PIP_OFFSET * math.sqrt(2))])
+    else:
+        own = np.array(PIP_LAYOUTS[face.value])
+        keep = [k for k, s in enumerate(_ALL_PIP_SPOTS) if np.min(np.linalg.norm(own - s, axis=1)) > 0.1]
+        spots = _ALL_PIP_SPOTS[keep]
+    if len(spots) == 0:
+        return False
+    r = 0.4 * face.radius
+    offsets = np.array([(0, 0), (r, 0), (-r, 0), (0, r), (0, -r)])
+    centres = face.centre + spots[:, :1] * ex + spots[:, 1:] * ey
+    pts = centres[:, None, :] + offsets[None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, grey.shape[1] - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, grey.shape[0] - 1)
+    values = np.median(grey[ys, xs], axis=1)
+    toward_pip = (face_grey - values) / depth
+    return bool(toward_pip.max() > darkest)
 
 
 def _unexplained_marks(field_: PipField, face: Face) -> float:
@@ -813,7 +862,7 @@ class DiceReader:
         # Each die is claimed by its face seen most squarely (its top), which takes the faces
         # beside it: side faces lie next to the top and are foreshortened differently (or share
         # an edge with it), while the tops of two dice look alike and lie at least an edge apart.
-        order = sorted(range(len(kept)), key=lambda i: -kept[i].minor)
+        order = sorted(range(len(kept)), key=lambda i: (-kept[i].squareness, -kept[i].minor))
         claimed: set[int] = set()
         groups: list[list[Face]] = []
         for i in order:
@@ -838,9 +887,8 @@ class DiceReader:
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            # (A one's pip may be larger than the others, so a one beside the top tells nothing.)
             side_ratio = max([self._side_ratio(field_, top, top_pips)] +
-                             [f.minor / max(top.minor, 1e-6) for f in group[1:] if f.value > 1])
+                             [f.squareness / max(top.squareness, 1e-6) for f in group[1:]])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -854,7 +902,7 @@ class DiceReader:
             marks = _unexplained_marks(field_, top)
             if marks > 2.0:
                 continue  # a "face" strewn with other marks is clutter, not a die
-            readable = marks < 0.6
+            readable = marks < 0.6 and not _missing_pip(field_, top)
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
@@ -874,9 +922,10 @@ class DiceReader:
         pip = field_.pips[face.pips[0]]
         minor = 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0])
         best = None
-        lone = Face(face.pips, 1, pip.xy, face.corners, 0.0, pip.polarity, np.linalg.inv(4.0 * pip.cov), minor, pip.radius)
+        lone = Face(face.pips, 1, pip.xy, face.corners, 0.0, pip.polarity, np.linalg.inv(4.0 * pip.cov), minor,
+                    pip.radius, pip.axis_ratio)
         for side in others:
-            if side.polarity != pip.polarity or side.minor >= minor or not _seen_differently(lone, side):
+            if side.polarity != pip.polarity or side.squareness >= lone.squareness or not _seen_differently(lone, side):
                 continue
             if not 0.6 * side.radius <= pip.radius <= 2.5 * side.radius:
                 continue
@@ -891,8 +940,8 @@ class DiceReader:
 
     @staticmethod
     def _side_ratio(field_: PipField, top: Face, other_tops: set[int]) -> float:
-        """How squarely the die's side faces are seen next to its top: the largest minor axis of a
-        pip beside the top face (not another die's top pip) over the top's pips' minor axis."""
+        """How squarely the die's side faces are seen next to its top: the largest axis ratio of a
+        pip beside the top face (not another die's top pip, not too small to judge) over the top's."""
         centre, edge = top.centre, top.edge_px
         polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
         contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
@@ -906,7 +955,9 @@ class DiceReader:
                 continue
             if not 0.4 * top.radius <= pip.radius <= 1.6 * top.radius:
                 continue
-            best = max(best, 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0]) / max(top.minor, 1e-6))
+            if pip.radius < 2.5:
+                continue
+            best = max(best, pip.axis_ratio / max(top.squareness, 1e-6))
         return best
 
     @staticmethod

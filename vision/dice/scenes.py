@@ -143,7 +143,9 @@ def make_scene(seed: int, width: int = 640, height: int = 480, max_dice: int = 4
         spot = free_spot(die_size * 0.8)
         if spot is None:
             continue
-        cocked = bool(rng.random() < cocked_rate)
+        # Cocked dice lean on checkers or the board's edge; on a table scene (no playing field
+        # given, camera slant unknown) a cocked die cannot be told from a flat one seen at a slant.
+        cocked = bool(rng.random() < cocked_rate) and on_board
         dice.append(draw_die(img, spot, die_size, int(rng.integers(1, 7)), float(rng.uniform(0, 360)), style,
                              cocked=cocked, rng=rng, view_tilt_deg=view_tilt))
         taken.append((*spot, die_size * 0.8))
