@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -109,9 +110,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     except ReadError as exc:
         raise UserError(f"{args.image}: {exc}") from None
     if observation.board_moved:
-        import sys
         print("bgbridge: warning: the board is not where the calibration put it "
               "(camera or board moved): calibrate again", file=sys.stderr)
+    elif observation.occluded:
+        print("bgbridge: warning: something covers part of the board (a hand?): "
+              "this reading may be wrong", file=sys.stderr)
     if args.json:
         data = observation.to_json()
         print(json.dumps({key: data[key] for key in ("colours", "top", "bottom", "bar", "off")}))

@@ -36,6 +36,12 @@ SIGNATURE_SCALE = 0.25
 SIGNATURE_MARGIN = 0.05
 #: Below this normalised correlation with the stored frame picture the board counts as moved.
 MOVED_BELOW = 0.55
+#: Mean grey-level difference (0..255) beyond which the whole surround has moved, or one piece
+#: of it is covered (a hand, an arm).
+MOVED_DIFFERENCE = 18.0
+OCCLUDED_DIFFERENCE = 25.0
+#: Pieces the board's surround is cut into for that comparison.
+SECTORS = 16
 
 
 class CalibrationError(ValueError):
@@ -130,10 +136,45 @@ class Calibration:
 
     def moved(self, frame: np.ndarray) -> bool | None:
         """True when the board is no longer where this calibration put it."""
+        state = self.check(frame)
+        return None if state is None else state == "moved"
+
+    def check(self, frame: np.ndarray) -> str | None:
+        """``"ok"``, ``"moved"`` (camera or board bumped: calibrate again) or ``"occluded"``
+        (something, e.g. a hand, lies over part of the board's edge: do not read this frame);
+        ``None`` when no picture of the board's surround was stored.
+
+        The surround is compared piece by piece: a bump shifts all of it, a hand covers a few
+        pieces.
+        """
         if self.frame_size is not None and tuple(frame.shape[1::-1]) != self.frame_size:
-            return True
-        score = self.alignment(frame)
-        return None if score is None else score < MOVED_BELOW
+            return "moved"
+        if not self.signature:
+            return None
+        picture = self.frame_picture(frame).astype(np.float32)
+        stored = np.asarray(self.signature, np.float32)
+        if stored.size != picture.size:
+            return "moved"
+        sectors = _sector_labels(self.corners, self.geometry())
+        # Room light may change as a whole; a hand changes some pieces a lot.
+        shift = float(np.median(picture - stored))
+        correlations, differences = [], []
+        for k in range(SECTORS):
+            a, b = picture[sectors == k], stored[sectors == k]
+            if a.size < 8:
+                continue
+            differences.append(float(np.abs(a - b - shift).mean()))
+            a, b = a - a.mean(), b - b.mean()
+            spread = float(np.sqrt((a * a).sum() * (b * b).sum()))
+            # A plain piece of frame says nothing by correlation.
+            correlations.append(float((a * b).sum()) / spread if spread > 25.0 * a.size else 1.0)
+        if not correlations:
+            return None
+        if np.median(correlations) < MOVED_BELOW or np.median(differences) > MOVED_DIFFERENCE:
+            return "moved"
+        if max(differences) > OCCLUDED_DIFFERENCE:
+            return "occluded"
+        return "ok"
 
     # --- files -----------------------------------------------------------------------------
 
@@ -188,6 +229,29 @@ def _replace(cal: Calibration, **changes: Any) -> Calibration:
     return replace(cal, **changes)
 
 
+def _sector_labels(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
+    """For each value of the stored picture, which of :data:`SECTORS` angular pieces of the
+    board's surround it belongs to (same order as :func:`_frame_picture`)."""
+    shape, mask = _picture_layout(geometry)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    angle = np.arctan2(yy - shape[0] / 2, xx - shape[1] / 2)
+    sector = ((angle + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+    return sector[mask]
+
+
+def _picture_layout(geometry: BoardGeometry) -> tuple[tuple[int, int], np.ndarray]:
+    s = SIGNATURE_SCALE
+    w, h = geometry.width, geometry.height
+    margin = SIGNATURE_MARGIN * w
+    size = (int(round(s * (w + 2 * margin))), int(round(s * (h + 2 * margin))))
+    band = int(round(s * margin))
+    # Keep the band of the board's frame just outside the field: checkers never stand there,
+    # so it changes only when the board moves or something covers it.
+    mask = np.ones((size[1], size[0]), bool)
+    mask[band: size[1] - band, band: size[0] - band] = False
+    return (size[1], size[0]), mask
+
+
 def _frame_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
     s = SIGNATURE_SCALE
     w, h = geometry.width, geometry.height
@@ -200,10 +264,5 @@ def _frame_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry)
     small = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_AREA,
                                 borderMode=cv2.BORDER_CONSTANT)
     small = cv2.GaussianBlur(small, (0, 0), 1.0)
-    band = int(round(s * margin))
-    inner = int(round(s * margin * 0.6))
-    # Keep the band around the field edge: the frame outside and the field's rim just inside
-    # (checkers stand further in), not the playing area.
-    mask = np.ones(small.shape, bool)
-    mask[band + inner: size[1] - band - inner, band + inner: size[0] - band - inner] = False
+    _, mask = _picture_layout(geometry)
     return small[mask]

@@ -226,7 +226,26 @@ def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, A
             bad = [f"{'top' if i < 12 else 'bottom'}[{i % 12}] saw {s} want {w}"
                    for i, (s, w) in enumerate(zip(seen, want)) if s != w]
             rows.append("      " + "; ".join(bad[:8]))
-    return {"given": given, "auto": auto, "rows": rows, "skipped": skipped}
+    # The board check: a calibration from the first frame of each camera (same corners) tells
+    # "ok", "moved" or "occluded" for the others.
+    from calibration.calibration import Calibration
+    checks = []
+    frames = load_real(directory)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for frame in frames:
+        groups.setdefault(json.dumps(frame["corners"]), []).append(frame)
+    for group in groups.values():
+        references = [f for f in group if f["truth"] is not None]
+        if len(group) < 2 or not references:
+            continue
+        reference = references[0]
+        cal = Calibration(corners=reference["corners"]).with_signature(reference["image"])
+        for other in group:
+            if other is reference:
+                continue
+            want = "occluded" if other["truth"] is None else "ok"
+            checks.append((reference["name"], other["name"], want, cal.check(other["image"])))
+    return {"given": given, "auto": auto, "rows": rows, "skipped": skipped, "checks": checks}
 
 
 def run_dice(n: int, seed: int) -> dict[str, float] | str:
@@ -292,6 +311,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(row)
             print(result["given"].line())
             print(result["auto"].line())
+            checks = result["checks"]
+            if checks:
+                right = sum(want == got for _, _, want, got in checks)
+                print(f"stage board check (calibrated on the first frame of each camera): "
+                      f"{right}/{len(checks)} frames right: "
+                      + ", ".join(f"{name} {got} (want {want})" for _, name, want, got in checks))
             if result["skipped"]:
                 print(f"  not scored (hands over the board, no labels): {', '.join(result['skipped'])}")
     if not args.no_dice:

@@ -63,6 +63,9 @@ class BoardObservation:
     bar_confidence: float = 1.0
     #: The board is not where the calibration put it (None: not checked).
     board_moved: bool | None = None
+    #: Something (a hand) covers part of the board's edge: do not trust this frame (None: not
+    #: checked; needs a calibration).
+    occluded: bool | None = None
     #: Off counts were inferred from the checkers missing from the field (tray not read).
     off_by_count: bool = True
     notes: list[str] = field(default_factory=list)

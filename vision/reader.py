@@ -85,10 +85,10 @@ class BoardReader:
              ) -> BoardObservation:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ReadError("a frame is a colour (BGR) image")
-        moved = None
+        state = None
         if corners is None and self.calibration is not None:
             corners = self.calibration.corners
-            moved = self.calibration.moved(frame)
+            state = self.calibration.check(frame)
         if corners is None:
             from calibration.locate import locate_field
             corners = locate_field(frame)
@@ -96,7 +96,9 @@ class BoardReader:
         findings = find_checkers(rect.field, rect.geometry)
         obs = self._observe(findings)
         obs.corners = rect.corners
-        obs.board_moved = moved
+        if state is not None:
+            obs.board_moved = state == "moved"
+            obs.occluded = state == "occluded"
         return obs
 
     # --- colours and counts ----------------------------------------------------------------

@@ -250,9 +250,9 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     radius_share = layout_rng.uniform(0.43, 0.49)
     fw, fh = field_width, int(field_width * aspect)
     W, H = fw + 2 * border + 2 * tray, fh + 2 * border
-    img = _texture(H, W, style.frame, rng, wood=style.wood)
+    img = _texture(H, W, style.frame, layout_rng, wood=style.wood)
     x0, y0 = border + tray, border
-    field_img = _texture(fh, fw, style.field, rng, wood=style.wood)
+    field_img = _texture(fh, fw, style.field, layout_rng, wood=style.wood)
     bar_w = fw * bar_fraction
     bar_l, bar_r = fw / 2 - bar_w / 2, fw / 2 + bar_w / 2
     pw_l, pw_r = bar_l / 6, (fw - bar_r) / 6
@@ -281,7 +281,7 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
             alpha = (text.astype(np.float32) / 255)[..., None]
             field_img[:] = field_img * (1 - alpha) + np.float32(ink) * alpha
     # The bar: a raised strip with the frame's look.
-    bar_img = _texture(fh, int(math.ceil(bar_w)), style.bar, rng, wood=style.wood)
+    bar_img = _texture(fh, int(math.ceil(bar_w)), style.bar, layout_rng, wood=style.wood)
     field_img[:, int(bar_l): int(bar_l) + bar_img.shape[1]] = bar_img[:, : fw - int(bar_l)]
     cv2.line(field_img, (int(bar_l), 0), (int(bar_l), fh), _shade(style.bar, 0.6), 2)
     cv2.line(field_img, (int(bar_r), 0), (int(bar_r), fh), _shade(style.bar, 0.6), 2)

@@ -53,3 +53,15 @@ def test_a_moved_board_is_noticed():
     assert cal.moved(shifted) is True
     assert cal.alignment(scene.image) > cal.alignment(shifted) + 0.3
     assert _cal().moved(scene.image) is None  # nothing stored to compare with
+
+
+def test_a_hand_over_the_board_is_told_from_a_bump():
+    base = dict(seed=40, camera_seed=40, hard=False, scheme=CHECKER_SCHEMES[1], dice=False)
+    clear = render_board(None, RenderOptions(hands=False, **base))
+    cal = _cal(corners=clear.corners).with_signature(clear.image)
+    assert cal.check(clear.image) == "ok"
+    other = render_board(None, RenderOptions(hands=False, **{**base, "seed": 41}))
+    assert cal.check(other.image) == "ok"  # checkers moved, board did not
+    hand = render_board(None, RenderOptions(hands=True, **{**base, "seed": 41}))
+    assert cal.check(hand.image) == "occluded"
+    assert cal.check(np.roll(clear.image, 30, axis=1)) == "moved"
