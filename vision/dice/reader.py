@@ -877,18 +877,22 @@ class DiceReader:
                 face = kept[j]
                 edge = max(top.edge_px, face.edge_px)
                 distance = float(np.linalg.norm(top.centre - face.centre))
-                if distance < 0.8 * edge or (distance < 1.3 * edge and
-                                             (_seen_differently(top, face) or _share_an_edge(top, face))):
+                # (A one's outline is only estimated: a face just beside it is of its die.)
+                if distance < (1.0 if 1 in (top.value, face.value) else 0.8) * edge or (
+                        distance < 1.3 * edge and (_seen_differently(top, face) or _share_an_edge(top, face))):
                     group.append(face)
                     claimed.add(j)
             groups.append(group)
-        tops = [group[0] for group in groups]
         reference = self._board_metric(region)
+        if reference is None:
+            groups = [self._upright_photo_top_first(group) for group in groups]
+        tops = [group[0] for group in groups]
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            side_ratio = max([self._side_ratio(field_, top, top_pips)] +
-                             [f.squareness / max(top.squareness, 1e-6) for f in group[1:]])
+            side_ratio = max([self._side_ratio(field_, top, top_pips, upright=reference is None)] +
+                             [f.squareness / max(top.squareness, 1e-6) for f in group[1:]
+                              if not getattr(f, "below_top", False)])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -915,9 +919,27 @@ class DiceReader:
         return dice
 
     @staticmethod
+    def _upright_photo_top_first(group: list[Face]) -> list[Face]:
+        """Without the board's corners, when two faces of a die are seen about as squarely (a
+        camera slanting ~45 degrees), take the photo as upright: the camera looks forward and
+        down, so the side faces it sees lie below the top.  The face above all the others seen
+        as squarely is the top; those below it no longer make the die look cocked."""
+        best = group[0].squareness
+        close = [f for f in group if f.squareness >= 0.8 * best]
+        for face in close:
+            others = [f for f in close if f is not face]
+            below = [f for f in others
+                     if f.centre[1] - face.centre[1] >= 0.5 * abs(f.centre[0] - face.centre[0])]
+            if others and len(below) == len(others):
+                for f in below:
+                    f.below_top = True
+                return [face] + [f for f in group if f is not face]
+        return group
+
+    @staticmethod
     def _one_beside_side_faces(field_: PipField, face: Face, others: list[Face]) -> float | None:
         """A lone pip whose face edge cannot be told from the die's sides (a white die on a pale
-        table) is still a one when side faces of its die lie next to it, seen more at a slant.
+        table) is still a one when side faces of its die lie next to it, not seen more squarely.
         Returns the face's half-edge in pip radii, or ``None``."""
         pip = field_.pips[face.pips[0]]
         minor = 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0])
@@ -925,13 +947,16 @@ class DiceReader:
         lone = Face(face.pips, 1, pip.xy, face.corners, 0.0, pip.polarity, np.linalg.inv(4.0 * pip.cov), minor,
                     pip.radius, pip.axis_ratio)
         for side in others:
-            if side.polarity != pip.polarity or side.squareness >= lone.squareness or not _seen_differently(lone, side):
+            # The side faces are seen more at a slant, or about as squarely (then which face is up
+            # is unclear and the die will be reported so), never clearly more squarely.
+            if side.polarity != pip.polarity or side.squareness >= 1.15 * lone.squareness:
                 continue
             if not 0.6 * side.radius <= pip.radius <= 2.5 * side.radius:
                 continue
             corners = side.corners
             edge = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))  # the unforeshortened edge
-            if np.linalg.norm(side.centre - pip.xy) > 1.1 * edge:
+            if np.linalg.norm(side.centre - pip.xy) > 1.5 * edge or \
+                    cv2.pointPolygonTest(corners.astype(np.float32), (float(pip.x), float(pip.y)), False) >= 0:
                 continue
             half = 0.5 * edge / pip.radius
             if 2.5 <= half <= 10.0 and (best is None or half > best):
@@ -939,9 +964,10 @@ class DiceReader:
         return best
 
     @staticmethod
-    def _side_ratio(field_: PipField, top: Face, other_tops: set[int]) -> float:
+    def _side_ratio(field_: PipField, top: Face, other_tops: set[int], upright: bool = False) -> float:
         """How squarely the die's side faces are seen next to its top: the largest axis ratio of a
-        pip beside the top face (not another die's top pip, not too small to judge) over the top's."""
+        pip beside the top face (not another die's top pip, not too small to judge; in an upright
+        photo not below the top) over the top's."""
         centre, edge = top.centre, top.edge_px
         polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
         contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
@@ -957,6 +983,8 @@ class DiceReader:
                 continue
             if pip.radius < 2.5:
                 continue
+            if upright and pip.y - centre[1] >= 0.5 * abs(pip.x - centre[0]):
+                continue  # an upright photo shows the side faces below the top
             best = max(best, pip.axis_ratio / max(top.squareness, 1e-6))
         return best
 

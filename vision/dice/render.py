@@ -205,7 +205,7 @@ def _draw_solid(image: np.ndarray, centre: tuple[float, float], size_px: float, 
     Returns (top face corners, whole-die outline points, top-face normal) in image coordinates.
     """
     rotation, height = _pose(size_px, angle_deg, cocked, rng, tilt_deg)
-    view = _rotation("x", -view_tilt_deg)
+    view = _rotation("x", view_tilt_deg)  # the camera looks forward and down: side faces show below the tops
     # Position of the die's centre in image coordinates is ``centre``; board z=0 lies ``height`` below it.
 
     def project(points_board: np.ndarray) -> np.ndarray:
