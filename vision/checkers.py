@@ -177,8 +177,10 @@ class RingScorer:
         fy = np.rint(cy + radii * self._sin).astype(np.int32)
         # Directions that leave the field are not evidence either way: a checker against the
         # edge of a board seen at a slant is partly hidden under the frame's raised lip.
-        x0, y0, x1, y1 = self.field_box
-        inside = ((fx[:, 2] >= x0) & (fx[:, 2] < x1) & (fy[:, 2] >= y0) & (fy[:, 2] < y1))
+        # Only the near and far edges hide checkers that way; beside a point there is more
+        # field or the frame's side, where a checker's rim must show.
+        _, y0, _, y1 = self.field_box
+        inside = (fy[:, 2] >= y0) & (fy[:, 2] < y1)
         xs = np.clip(fx, 0, self.width - 1)
         ys = np.clip(fy, 0, self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
