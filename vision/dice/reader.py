@@ -276,8 +276,12 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     for index, pip in enumerate(accepted):  # surroundings again, now that the other pips are known
         _describe_surroundings(bgr, grey, pip, taken, index)
     # A pip sits on a plain face: its surroundings vary far less than it stands out from them.
+    # Light pips (on red, green, black dice) are painted white: brighter than most of the frame,
+    # unlike the grey glyphs on a keyboard's keys.
+    typical = float(np.median(grey if mask is None else grey[mask > 0]))
     plain = [i for i, p in enumerate(accepted)
-             if abs(p.face_grey - p.pip_grey) >= settings.min_pip_clarity * (p.face_spread + 8.0)]
+             if abs(p.face_grey - p.pip_grey) >= settings.min_pip_clarity * (p.face_spread + 8.0)
+             and (p.polarity > 0 or p.pip_grey >= typical)]
     if len(plain) < len(accepted):
         renumber = np.full(len(accepted) + 1, -1, np.int32)
         renumber[plain] = np.arange(len(plain))
@@ -759,13 +763,13 @@ def _seen_differently(a: Face, b: Face) -> bool:
     return bool(math.sqrt(rel.max() / max(rel.min(), 1e-9)) > 1.5)
 
 
-def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 15.0) -> bool:
+def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 20.0) -> bool:
     """True when an edge of face ``a`` lies on an edge of face ``b``: two faces of one die
     (the faces of two dice are turned independently, so their edges rarely line up).
     A one's outline is a guess, so it shares nothing."""
     if a.value == 1 or b.value == 1:
         return False
-    near = 0.3 * min(a.edge_px, b.edge_px)
+    near = 0.4 * min(a.edge_px, b.edge_px)
     sin_max = math.sin(math.radians(max_angle_deg))
 
     def to_segment(point: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:
