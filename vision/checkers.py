@@ -34,6 +34,9 @@ from calibration.geometry import POINTS_PER_ROW, BoardGeometry
 #: Ring directions checked for a radial edge, the edge strength that counts (share of the
 #: capped gradient), and the share of directions a checker needs.
 COVERAGE_ANGLES = 32
+#: Radii (shares of the expected checker radius) at which a rim may be found: checkers vary in
+#: size and the field's aspect is only estimated.
+RING_RADII = (0.82, 0.91, 1.0, 1.09, 1.18)
 EDGE_LEVEL = 0.25
 COVERAGE_THRESHOLD = 0.8
 #: Local contrast normalisation: window (in radii), gain over the local mean gradient, and the
@@ -172,7 +175,7 @@ class RingScorer:
         stack a neighbour lying on top hides one of those arcs."""
         cx = np.asarray(cx, np.float32)[:, None, None]
         cy = np.asarray(cy, np.float32)[:, None, None]
-        radii = self.radius * np.array([0.82, 0.91, 1.0, 1.09, 1.18], np.float32)[None, :, None]
+        radii = self.radius * np.array(RING_RADII, np.float32)[None, :, None]
         fx = np.rint(cx + radii * self._cos).astype(np.int32)
         fy = np.rint(cy + radii * self._sin).astype(np.int32)
         # Directions that leave the field are not evidence either way: a checker against the
@@ -180,7 +183,7 @@ class RingScorer:
         # Only the near and far edges hide checkers that way; beside a point there is more
         # field or the frame's side, where a checker's rim must show.
         _, y0, _, y1 = self.field_box
-        inside = (fy[:, 2] >= y0) & (fy[:, 2] < y1)
+        inside = (fy[:, len(RING_RADII) // 2] >= y0) & (fy[:, len(RING_RADII) // 2] < y1)
         xs = np.clip(fx, 0, self.width - 1)
         ys = np.clip(fy, 0, self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
@@ -408,10 +411,19 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     if not tops.size or not bases.size:
         return None
     bases = bases[np.argsort(best_any[bases])[::-1][:2]]
+    w = weighted(cand.colours)
     hypotheses = []
     for f in bases:
         for t in tops:
+            # Cheap checks first: one colour from base to top, and rim evidence all along.
+            if np.sqrt(((w[f] - w[t]) ** 2).sum()) >= COLOUR_JUMP:
+                continue
+            between = (cand.ys > cand.ys[f]) & (cand.ys < cand.ys[t])
             length = float(cand.ys[t] - cand.ys[f])
+            if between.sum() < length / (REGULAR_MAX_STEP * radius) - 1.5:
+                continue
+            if between.any() and np.mean(best_any[between] >= MEMBER_FLOOR) < 0.6:
+                continue
             lo = max(3, int(np.ceil(length / (REGULAR_MAX_STEP * radius))) + 1)
             hi = int(np.floor(length / (MIN_STEP * radius))) + 1
             for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
