@@ -673,8 +673,8 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
     if closed.sum() < len(edges) - 3:      # a few directions may cross a speck or a side face's pip
         return None
-    found = edges[closed]
-    if found.max() > 2.0 * found.min():
+    found = np.sort(edges[closed])
+    if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
         return None
     half = float(np.median(found) / 1.08)  # rays to a square's outline average 1.08 half-edges
     # Even a large "one" pip leaves a wide margin; a small hole in a digit of the cube does not.
@@ -750,6 +750,11 @@ def _unexplained_marks(field_: PipField, face: Face) -> float:
     marks &= owner[y0:y1, x0:x1] < 0 | np.isin(owner[y0:y1, x0:x1], face.pips, invert=True)
     pip_area = math.pi * face.radius ** 2
     return float(marks.sum() / max(pip_area, 1.0))
+
+
+def _below(point: np.ndarray, reference: np.ndarray) -> bool:
+    """In an upright photo, is ``point`` below ``reference`` (where a die's side faces show)?"""
+    return bool(point[1] - reference[1] >= 0.15 * abs(point[0] - reference[0]))
 
 
 def _seen_differently(a: Face, b: Face) -> bool:
@@ -866,7 +871,13 @@ class DiceReader:
         # Each die is claimed by its face seen most squarely (its top), which takes the faces
         # beside it: side faces lie next to the top and are foreshortened differently (or share
         # an edge with it), while the tops of two dice look alike and lie at least an edge apart.
-        order = sorted(range(len(kept)), key=lambda i: (-kept[i].squareness, -kept[i].minor))
+        upright = region is None
+        if upright:
+            # Without the board's corners, take the photo as upright (the camera looks forward and
+            # down): a die's top is the uppermost of its faces, its side faces lie below it.
+            order = sorted(range(len(kept)), key=lambda i: kept[i].centre[1])
+        else:
+            order = sorted(range(len(kept)), key=lambda i: (-kept[i].squareness, -kept[i].minor))
         claimed: set[int] = set()
         groups: list[list[Face]] = []
         for i in order:
@@ -880,6 +891,8 @@ class DiceReader:
                     continue
                 face = kept[j]
                 edge = max(top.edge_px, face.edge_px)
+                if upright and face.centre[1] < top.centre[1]:
+                    continue
                 distance = float(np.linalg.norm(top.centre - face.centre))
                 # (A one's outline is only estimated: a face just beside it is of its die.)
                 if distance < (1.0 if 1 in (top.value, face.value) else 0.8) * edge or (
@@ -888,15 +901,13 @@ class DiceReader:
                     claimed.add(j)
             groups.append(group)
         reference = self._board_metric(region)
-        if reference is None:
-            groups = [self._upright_photo_top_first(group) for group in groups]
         tops = [group[0] for group in groups]
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            side_ratio = max([self._side_ratio(field_, top, top_pips, upright=reference is None)] +
+            side_ratio = max([self._side_ratio(field_, top, top_pips, upright=upright)] +
                              [f.squareness / max(top.squareness, 1e-6) for f in group[1:]
-                              if not getattr(f, "below_top", False)])
+                              if not (upright and _below(f.centre, top.centre))])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -921,24 +932,6 @@ class DiceReader:
             dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
                             float(top.edge_px)))
         return dice
-
-    @staticmethod
-    def _upright_photo_top_first(group: list[Face]) -> list[Face]:
-        """Without the board's corners, when two faces of a die are seen about as squarely (a
-        camera slanting ~45 degrees), take the photo as upright: the camera looks forward and
-        down, so the side faces it sees lie below the top.  The face above all the others seen
-        as squarely is the top; those below it no longer make the die look cocked."""
-        best = group[0].squareness
-        close = [f for f in group if f.squareness >= 0.8 * best]
-        for face in close:
-            others = [f for f in close if f is not face]
-            below = [f for f in others
-                     if f.centre[1] - face.centre[1] >= 0.5 * abs(f.centre[0] - face.centre[0])]
-            if others and len(below) == len(others):
-                for f in below:
-                    f.below_top = True
-                return [face] + [f for f in group if f is not face]
-        return group
 
     @staticmethod
     def _one_beside_side_faces(field_: PipField, face: Face, others: list[Face]) -> float | None:
@@ -979,7 +972,8 @@ class DiceReader:
         for index, pip in enumerate(field_.pips):
             if index in other_tops or pip.polarity != top.polarity:
                 continue
-            if np.linalg.norm(pip.xy - centre) > 0.9 * edge or abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
+            if np.linalg.norm(pip.xy - centre) > (0.7 if upright else 0.9) * edge or \
+                    abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
                 continue
             if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
                 continue
@@ -987,8 +981,8 @@ class DiceReader:
                 continue
             if pip.radius < 2.5:
                 continue
-            if upright and pip.y - centre[1] >= 0.5 * abs(pip.x - centre[0]):
-                continue  # an upright photo shows the side faces below the top
+            if upright and (_below(pip.xy, centre) or _below(centre, pip.xy)):
+                continue  # an upright photo shows side faces below the top; above it lie other dice
             best = max(best, pip.axis_ratio / max(top.squareness, 1e-6))
         return best
 
