@@ -38,7 +38,7 @@ COVERAGE_ANGLES = 32
 #: size and the field's aspect is only estimated.
 RING_RADII = (0.82, 0.91, 1.0, 1.09, 1.18)
 EDGE_LEVEL = 0.25
-COVERAGE_THRESHOLD = 0.8
+COVERAGE_THRESHOLD = 0.82
 #: Local contrast normalisation: window (in radii), gain over the local mean gradient, and the
 #: floor (share of the frame's strong-edge level) below which nothing counts as an edge.
 LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
