@@ -752,9 +752,40 @@ def _unexplained_marks(field_: PipField, face: Face) -> float:
     return float(marks.sum() / max(pip_area, 1.0))
 
 
-def _below(point: np.ndarray, reference: np.ndarray) -> bool:
-    """In an upright photo, is ``point`` below ``reference`` (where a die's side faces show)?"""
-    return bool(point[1] - reference[1] >= 0.15 * abs(point[0] - reference[0]))
+def _toward(offset: np.ndarray, direction: np.ndarray | None) -> bool:
+    """Does ``offset`` point roughly along ``direction`` (within about 70 degrees)?"""
+    if direction is None:
+        return False
+    return bool(offset @ direction > 0.3 * np.linalg.norm(offset))
+
+
+def _side_direction(groups: list[list[Face]]) -> np.ndarray | None:
+    """The direction in the image from a die's top to the side faces the camera sees, learnt
+    from dice whose side faces are clearly more slanted than their top; ``None`` if unclear."""
+    vectors = []
+    for group in groups:
+        top = group[0]
+        for side in group[1:]:
+            offset = side.centre - top.centre
+            if side.squareness <= 0.8 * top.squareness and np.linalg.norm(offset) > 1e-6:
+                vectors.append(offset / np.linalg.norm(offset))
+    if len(vectors) < 2:
+        return None
+    total = np.sum(vectors, axis=0)
+    if np.linalg.norm(total) < 0.5 * len(vectors):
+        return None
+    return total / np.linalg.norm(total)
+
+
+def _top_by_direction(group: list[Face], away: np.ndarray) -> list[Face]:
+    """Of the faces of a die seen about as squarely, the top is the one the others lie away from."""
+    best = max(f.squareness for f in group)
+    close = [f for f in group if f.squareness >= 0.8 * best]
+    for face in close:
+        others = [f for f in close if f is not face]
+        if others and all(_toward(f.centre - face.centre, away) for f in others):
+            return [face] + [f for f in group if f is not face]
+    return group
 
 
 def _seen_differently(a: Face, b: Face) -> bool:
@@ -871,43 +902,42 @@ class DiceReader:
         # Each die is claimed by its face seen most squarely (its top), which takes the faces
         # beside it: side faces lie next to the top and are foreshortened differently (or share
         # an edge with it), while the tops of two dice look alike and lie at least an edge apart.
-        upright = region is None
-        if upright:
-            # Without the board's corners, take the photo as upright (the camera looks forward and
-            # down): a die's top is the uppermost of its faces, its side faces lie below it.
-            order = sorted(range(len(kept)), key=lambda i: kept[i].centre[1])
-        else:
-            order = sorted(range(len(kept)), key=lambda i: (-kept[i].squareness, -kept[i].minor))
-        claimed: set[int] = set()
+        order = sorted(range(len(kept)), key=lambda i: (-kept[i].squareness, -kept[i].minor))
         groups: list[list[Face]] = []
         for i in order:
-            if i in claimed:
-                continue
-            top = kept[i]
-            claimed.add(i)
-            group = [top]
-            for j in order:
-                if j in claimed or kept[j].polarity != top.polarity:
+            face = kept[i]
+            best, best_ratio = None, math.inf
+            for group in groups:
+                top = group[0]
+                if top.polarity != face.polarity:
                     continue
-                face = kept[j]
                 edge = max(top.edge_px, face.edge_px)
-                if upright and face.centre[1] < top.centre[1]:
-                    continue
                 distance = float(np.linalg.norm(top.centre - face.centre))
                 # (A one's outline is only estimated: a face just beside it is of its die.)
                 if distance < (1.0 if 1 in (top.value, face.value) else 0.8) * edge or (
                         distance < 1.3 * edge and (_seen_differently(top, face) or _share_an_edge(top, face))):
-                    group.append(face)
-                    claimed.add(j)
-            groups.append(group)
+                    if distance / edge < best_ratio:
+                        best, best_ratio = group, distance / edge
+            if best is None:
+                groups.append([face])      # seen more squarely than anything near: a die's top
+            else:
+                best.append(face)          # a side face of the nearest such top
         reference = self._board_metric(region)
+        away = None
+        if reference is None:
+            # The board's slant is unknown, but one camera sees every die's sides on about the
+            # same side of its top: learn that side from dice whose top is plain to see, and use
+            # it where two faces of a die are seen about as squarely (a camera slanting ~45 deg).
+            away = _side_direction(groups)
+            if away is not None:
+                groups = [_top_by_direction(group, away) for group in groups]
         tops = [group[0] for group in groups]
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         for group, top in zip(groups, tops):
-            side_ratio = max([self._side_ratio(field_, top, top_pips, upright=upright)] +
+            side_ratio = max([self._side_ratio(field_, top, top_pips, away)] +
                              [f.squareness / max(top.squareness, 1e-6) for f in group[1:]
-                              if not (upright and _below(f.centre, top.centre))])
+                              if not _toward(f.centre - top.centre, away)])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -961,10 +991,10 @@ class DiceReader:
         return best
 
     @staticmethod
-    def _side_ratio(field_: PipField, top: Face, other_tops: set[int], upright: bool = False) -> float:
+    def _side_ratio(field_: PipField, top: Face, other_tops: set[int], away: np.ndarray | None = None) -> float:
         """How squarely the die's side faces are seen next to its top: the largest axis ratio of a
-        pip beside the top face (not another die's top pip, not too small to judge; in an upright
-        photo not below the top) over the top's."""
+        pip beside the top face (not another die's top pip, not too small to judge, not where the
+        camera shows every die's side faces) over the top's."""
         centre, edge = top.centre, top.edge_px
         polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
         contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
@@ -972,7 +1002,7 @@ class DiceReader:
         for index, pip in enumerate(field_.pips):
             if index in other_tops or pip.polarity != top.polarity:
                 continue
-            if np.linalg.norm(pip.xy - centre) > (0.7 if upright else 0.9) * edge or \
+            if np.linalg.norm(pip.xy - centre) > 0.9 * edge or \
                     abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
                 continue
             if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
@@ -981,8 +1011,8 @@ class DiceReader:
                 continue
             if pip.radius < 2.5:
                 continue
-            if upright and (_below(pip.xy, centre) or _below(centre, pip.xy)):
-                continue  # an upright photo shows side faces below the top; above it lie other dice
+            if _toward(pip.xy - centre, away):
+                continue  # where this camera shows every die's side faces
             best = max(best, pip.axis_ratio / max(top.squareness, 1e-6))
         return best
 
