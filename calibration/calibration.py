@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ class Calibration:
     def with_signature(self, frame: np.ndarray) -> "Calibration":
         picture = self.frame_picture(frame)
         h, w = frame.shape[:2]
-        return _replace(self, signature=tuple(picture.ravel().tolist()), frame_size=(w, h))
+        return replace(self, signature=tuple(picture.ravel().tolist()), frame_size=(w, h))
 
     def alignment(self, frame: np.ndarray) -> float | None:
         """Normalised correlation (-1..1) of the frame's board surround with the stored one;
@@ -222,11 +222,6 @@ class Calibration:
         except OSError as exc:
             raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from None
         return cls.from_json(text)
-
-
-def _replace(cal: Calibration, **changes: Any) -> Calibration:
-    from dataclasses import replace
-    return replace(cal, **changes)
 
 
 def _sector_labels(corners: Corners, geometry: BoardGeometry) -> np.ndarray:

@@ -18,6 +18,7 @@ True
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -61,14 +62,12 @@ def fit_calibration(frame: np.ndarray, corners: Sequence[Sequence[float]],
         x_colour, x_home = _sides_from_start(observation, draft, x_colour)
     elif x_home not in HOME_CORNERS:
         raise CalibrationError(f"x_home is one of {', '.join(HOME_CORNERS)}; got {x_home!r}")
-    from dataclasses import replace
     fitted = replace(draft, x_colour=x_colour or names[0], x_home=x_home)
     return fitted.with_signature(frame)
 
 
 def _sides_from_start(observation: BoardObservation, draft: Calibration,
                       x_colour: str | None) -> tuple[str, str]:
-    from dataclasses import replace
     matches = []
     for colour in draft.colours:
         if x_colour is not None and colour != x_colour:

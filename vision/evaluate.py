@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import cv2
-import numpy as np
 
 from vision.observation import BoardObservation
 
@@ -120,8 +119,7 @@ def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
     return result, time.perf_counter() - start
 
 
-def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, verbose: bool = False
-                  ) -> dict[str, dict[str, float]]:
+def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, dict[str, float]]:
     """Render ``n`` labelled frames and score each stage on them."""
     from calibration.locate import LocateError, align_to, corner_error, locate_field
     from vision.reader import BoardReader
@@ -154,8 +152,6 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, verbose: bool 
             locate["close"] += 1
         obs, seconds = _timed(lambda: reader.read(scene.image, corners=corners))
         auto.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
-        if verbose and not given.failures[-1:] == [f"seed {seed + i}"]:
-            pass
     tried = max(locate["tried"], 1)
     loc_ms = [s * 1000 for s in locate["seconds"]] or [0.0]
     return {
