@@ -74,7 +74,7 @@ CHECKER_SCHEMES: tuple[CheckerScheme, ...] = (
     CheckerScheme(("white", "black"), ((232, 235, 236), (38, 36, 36))),
     CheckerScheme(("red", "white"), ((40, 40, 190), (228, 232, 232))),
     CheckerScheme(("red", "blue"), ((45, 45, 200), (160, 80, 35))),
-    CheckerScheme(("red", "ivory"), ((35, 30, 120), (200, 225, 235))),
+    CheckerScheme(("red", "white"), ((35, 30, 120), (200, 225, 235))),  # dark red, ivory
     CheckerScheme(("gold", "white"), ((40, 140, 200), (215, 215, 212))),
     CheckerScheme(("black", "red"), ((40, 40, 40), (50, 50, 180))),
 )
