@@ -188,6 +188,7 @@ class PipField:
     grey: np.ndarray = field(repr=False)
     owner: np.ndarray = field(repr=False)  # index into pips, -1 where no pip
     near_pip: np.ndarray = field(default=None, repr=False)  # pips grown by their blurred rim
+    typical_grey: float = 128.0                              # median grey of the frame
 
     def __post_init__(self) -> None:
         if self.near_pip is None:
@@ -281,13 +282,13 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     typical = float(np.median(grey if mask is None else grey[mask > 0]))
     plain = [i for i, p in enumerate(accepted)
              if abs(p.face_grey - p.pip_grey) >= settings.min_pip_clarity * (p.face_spread + 8.0)
-             and (p.polarity > 0 or p.pip_grey >= typical)]
+             and (p.polarity > 0 or p.pip_grey >= 0.7 * typical)]
     if len(plain) < len(accepted):
         renumber = np.full(len(accepted) + 1, -1, np.int32)
         renumber[plain] = np.arange(len(plain))
         taken = renumber[taken]
         accepted = [accepted[i] for i in plain]
-    return PipField(accepted, grey, taken)
+    return PipField(accepted, grey, taken, typical_grey=typical)
 
 
 def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
@@ -667,6 +668,8 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     """
     if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
         return None
+    if pip.polarity < 0 and pip.pip_grey < field_.typical_grey:
+        return None  # a lone light dot on a dark square (a key's glyph) needs a white pip to be a one
     edges = _face_edge_distances(field_, pip, bgr)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
@@ -717,7 +720,13 @@ def _missing_pip(field_: PipField, face: Face, darkest: float = 0.6) -> bool:
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, grey.shape[0] - 1)
     values = np.median(grey[ys, xs], axis=1)
     toward_pip = (face_grey - values) / depth
-    return bool(toward_pip.max() > darkest)
+    # ... and stands out from what is right around it, as a pip does (a broad glare does not).
+    ring = 1.7 * face.radius * np.stack([np.cos(np.arange(8) * math.pi / 4), np.sin(np.arange(8) * math.pi / 4)], 1)
+    rpts = centres[:, None, :] + ring[None]
+    rx = np.clip(np.round(rpts[..., 0]).astype(int), 0, grey.shape[1] - 1)
+    ry = np.clip(np.round(rpts[..., 1]).astype(int), 0, grey.shape[0] - 1)
+    local = (np.median(grey[ry, rx], axis=1) - values) / depth
+    return bool(((toward_pip > darkest) & (local > 0.35)).any())
 
 
 def _unexplained_marks(field_: PipField, face: Face) -> float:
@@ -897,6 +906,15 @@ class DiceReader:
             for b in range(len(kept)):
                 if a != b and strength[a] < strength[b] and \
                         np.linalg.norm(kept[a].centre - kept[b].centre) < 0.45 * max(kept[a].edge_px, kept[b].edge_px):
+                    ghosts.add(a)
+        # A face inside another, as clear face with more pips is a piece of it (a column of a six,
+        # the diagonal of a five) that the pip grouping also produced.
+        for a in range(len(kept)):
+            for b in range(len(kept)):
+                if a != b and kept[b].value > kept[a].value and strength[b] >= 0.8 * strength[a] and (
+                        set(kept[a].pips) & set(kept[b].pips) or
+                        cv2.pointPolygonTest(kept[b].corners.astype(np.float32),
+                                             (float(kept[a].centre[0]), float(kept[a].centre[1])), False) >= 0):
                     ghosts.add(a)
         kept = [f for k, f in enumerate(kept) if k not in ghosts]
         # Each die is claimed by its face seen most squarely (its top), which takes the faces

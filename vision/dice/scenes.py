@@ -107,7 +107,7 @@ def make_scene(seed: int, width: int = 640, height: int = 480, max_dice: int = 4
     on_board = rng.random() < 0.6
     if on_board:
         img, checkers = _board(height, width, rng)
-        view_tilt_max = 12.0
+        view_tilt_max = 4.0   # bgbridge's camera looks down on the board (its corners say how)
     else:
         img, checkers = _wood(height, width, rng), []
         view_tilt_max = 35.0
