@@ -50,8 +50,10 @@ MEMBER_BONUS = 0.08
 #: Coverage a checker on the bar needs: the bar's hinges and edges make ring-like shapes there,
 #: and a checker on the bar lies on top, its whole rim in view.
 BAR_THRESHOLD = 0.92
-#: Largest step (radii) of a stack fitted as a whole (tall stacks are overlapped).
+#: Largest step (radii) of a stack fitted as a whole (tall stacks are overlapped), and how far
+#: (radii) each of its checkers may sit from the evenly spaced model.
 REGULAR_MAX_STEP = 2.3
+REGULAR_SLACK = 0.2
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -436,7 +438,12 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
         ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
         dist.append(cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share)
-    full, no_far, no_near = scorer.coverage(np.concatenate(xs), np.concatenate(ys), edge_up)
+    # Hands place checkers only roughly evenly: each centre may sit a little off the model.
+    all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+    shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
+    sign = 1.0 if edge_up else -1.0
+    full, no_far, no_near = (v.reshape(len(shifts), -1).max(axis=0) for v in scorer.coverage(
+        np.tile(all_x, len(shifts)), np.concatenate([all_y + sign * d for d in shifts]), edge_up))
     best = None
     start = 0
     for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
@@ -456,8 +463,10 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
             if spread >= COLOUR_JUMP:
                 continue
-            if best is None or scores.mean() > best[0]:
-                best = (float(scores.mean()), x, y, d, a, b, c)
+            # The same objective as the chain: every checker explained counts.
+            value = float((scores - threshold + MEMBER_BONUS).sum())
+            if best is None or value > best[0]:
+                best = (value, x, y, d, a, b, c)
     if best is None:
         return None
     _, x, y, d, a, b, c = best
