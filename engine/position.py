@@ -128,7 +128,7 @@ class Position:
                 )
         self._board: tuple[tuple[int, ...], tuple[int, ...]] = (sides[0], sides[1])
         self.turn = turn
-        self._hash = hash((self._board, turn))
+        self._hash: int | None = None
 
     @classmethod
     def _trusted(cls, board: tuple[tuple[int, ...], tuple[int, ...]], turn: int) -> "Position":
@@ -136,7 +136,7 @@ class Position:
         pos = object.__new__(cls)
         pos._board = board
         pos.turn = turn
-        pos._hash = hash((board, turn))
+        pos._hash = None  # computed when first asked: most derived positions are never hashed
         return pos
 
     # --- constructors ------------------------------------------------------------------
@@ -349,6 +349,8 @@ class Position:
         return self.turn == other_pos.turn and self._board == other_pos._board
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._board, self.turn))
         return self._hash
 
     def __repr__(self) -> str:
