@@ -186,20 +186,20 @@ class RingScorer:
         # field or the frame's side, where a checker's rim must show.
         _, y0, _, y1 = self.field_box
         inside = (fy[:, len(RING_RADII) // 2] >= y0) & (fy[:, len(RING_RADII) // 2] < y1)
-        xs = np.clip(fx, 0, self.width - 1)
-        ys = np.clip(fy, 0, self.height - 1)
+        xs = np.minimum(np.maximum(fx, 0), self.width - 1)
+        ys = np.minimum(np.maximum(fy, 0), self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
         hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
         near, far = (self._up, self._down) if edge_up else (self._down, self._up)
-
-        def share(keep: np.ndarray) -> np.ndarray:
-            seen = (inside & keep).sum(axis=1)
-            got = (hit & keep).sum(axis=1) / np.maximum(seen, 1)
-            # Half a rim is weaker evidence than a whole one.
-            hidden = np.clip(0.75 - seen / keep.sum(), 0, None)
-            return np.where(seen >= 0.5 * keep.sum(), got - 0.4 * hidden, 0.0)
-
-        return share(np.ones_like(near)), share(~far), share(~near)
+        # Columns: all round, without the far arc, without the near arc.
+        keep = np.stack([np.ones_like(near), ~far, ~near], axis=1).astype(np.float32)
+        seen = inside.astype(np.float32) @ keep
+        got = hit.astype(np.float32) @ keep / np.maximum(seen, 1)
+        # Half a rim is weaker evidence than a whole one.
+        total = keep.sum(axis=0)
+        hidden = np.maximum(0.75 - seen / total, 0)
+        share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
+        return share[:, 0], share[:, 1], share[:, 2]
 
     def disc_colour(self, x: float, y: float) -> np.ndarray:
         """Mean Lab colour over the middle of the checker centred at (x, y)."""
@@ -236,6 +236,18 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     so that a weak but real member is kept.  Returns the chosen indices and the best score of a
     candidate that could have extended the stack.
     """
+    usable = np.nonzero(np.maximum(full, np.maximum(no_far, no_near)) >= MEMBER_FLOOR)[0]
+    if usable.size < len(ys):
+        # Candidates too weak to be any checker cannot be part of a stack: leave them out of
+        # the search (it is quadratic), but let them count as rivals for the confidence.
+        chain, _ = _chain(ys[usable], full[usable], no_far[usable], no_near[usable], radius,
+                          threshold, limit, None if colours is None else colours[usable],
+                          first_min)
+        chain = [int(usable[i]) for i in chain]
+        end = ys[chain[-1]] if chain else 0.0
+        lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
+        beyond = (ys >= end + lo * radius) & (ys <= end + hi * radius) & (ys <= limit)
+        return chain, float(full[beyond].max()) if np.any(beyond) else 0.0
     n = len(ys)
     if n == 0:
         return [], 0.0
