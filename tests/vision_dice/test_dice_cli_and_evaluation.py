@@ -67,7 +67,7 @@ def test_synthetic_evaluation_reports_its_figures():
 @pytest.mark.slow
 def test_synthetic_scenes_are_read_well():
     """Thirty seeded scenes (boards and tables, all styles, cubes, cocked dice); measured
-    0.87 read, 0 misread, 0 cocked read as a number on them when this test was written."""
+    0.84 read, 0 misread, 0 cocked read as a number on them when this test was written."""
     figures = evaluate.run("synthetic", n=30, seed=1000)
     assert figures["dice_read_accuracy"] >= 0.8
     assert figures["dice_misread"] <= 0.02

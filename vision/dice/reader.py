@@ -172,6 +172,9 @@ class ReaderSettings:
     cocked_side_margin: float = 0.3
     #: ... or, when the board's slant is unknown, whose side face is seen nearly as squarely as its top.
     cocked_side_ratio: float = 0.85
+    #: On a board (region given), a die whose pips are smaller than this (radius, pixels) is too
+    #: small to tell flat from cocked, so it is reported without a value.
+    min_pip_radius_for_tilt: float = 2.2
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
@@ -963,13 +966,16 @@ class DiceReader:
                 # A flat die's top is parallel to the board, and its sides show no more than the slant allows.
                 cocked = (self._squareness(top, reference) < settings.cocked_axis_ratio
                           or side_ratio > math.tan(view) + settings.cocked_side_margin)
+                # Pips of a pixel or two show no tilt: such a die is not vouched for as flat.
+                judgeable = top.radius >= settings.min_pip_radius_for_tilt
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
                 cocked = side_ratio > settings.cocked_side_ratio
+                judgeable = True
             marks = _unexplained_marks(field_, top)
             if marks > 2.0:
                 continue  # a "face" strewn with other marks is clutter, not a die
-            readable = marks < 0.6 and not _missing_pip(field_, top)
+            readable = marks < 0.6 and judgeable and not _missing_pip(field_, top)
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
