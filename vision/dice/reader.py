@@ -13,15 +13,20 @@ or size:
    them has the colour around them.  Pips joined that way form a candidate face,
    which must match one of the six pip layouts of :mod:`vision.dice.faces` under a
    similarity transform; faces that do not are dropped or split.
-3. **Dice.**  Faces next to each other belong to one die; the face seen most squarely
-   (largest pips) is the top, the others are side faces seen at a slant.  A single pip
-   (a one) counts only if a face edge closes around it at a plausible distance.
+3. **Dice.**  The face seen most squarely (roundest pips) is a die's top; faces next to
+   it, foreshortened differently or sharing an edge with it, are its side faces and join
+   the nearest top.  A single pip (a one) counts only if a face edge closes around it at
+   a plausible distance, or if its die's side faces lie beside it.  A face with
+   unexplained marks on it, or with a pip-like spot where a larger layout has a pip
+   (a five whose faint pips were missed must not read as a three), is not read.
 4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
    side faces show no more than the camera's slant allows.  With the playing field's
    corners (``region``) the board's slant at every point is known (the homography of
-   the field), and a die tilted against it, or showing too much of a side, is cocked.
-   Without them the slant is unknown (a die seen at a slant looks like a cocked die
-   seen from above), so only a die showing a side face about as squarely as its top
+   the field), and a die tilted against it, or showing too much of a side, is cocked;
+   a die whose pips are too small to show a tilt is not read.  Without the corners the
+   slant is unknown (a die seen at a slant looks like a cocked die seen from above): the
+   side on which this camera shows the dice's side faces is learnt from the dice whose
+   top is plain, and a die showing a side face about as squarely as its top elsewhere
    is called cocked.  A cocked die's value is never given.
 
 >>> import numpy as np
