@@ -288,6 +288,30 @@ class SetBoard(Event):
         return Position.from_position_id(self.position_id, turn=self.player)
 
 
+def force_steps(match: "Match", steps: Iterable[tuple[int, int]]) -> bool:
+    """Put the board where ``steps`` (``(from, to)`` in the mover's numbering) lead, as a
+    :class:`SetBoard` with the other side to roll next, when the checkers are there to make them.
+
+    A match file's replay (``--check``) uses it after an illegal play, so the rest can go on.
+    Returns False, changing nothing, when the steps cannot be made.
+    """
+    from engine.movegen import apply_moves
+
+    game = match.game
+    if game is None:
+        return False
+    try:
+        after, _ = apply_moves(game.position, list(steps))
+    except PositionError:
+        return False
+    following = other(game.turn)
+    try:
+        match.apply(SetBoard(following, after.with_turn(following).position_id()))
+    except GameError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class TakeBack(Event):
     """A correction made by a person: the last event of the match did not happen.

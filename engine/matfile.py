@@ -53,12 +53,14 @@ from engine.match import (
     Roll,
     SetBoard,
     Take,
+    force_steps,
     DOUBLED,
     MOVE,
     RESIGNED,
     ROLL,
 )
 from engine.position import BAR, O, OFF, X, Position, PositionError, other, player_name
+from engine.textfile import decode_text
 
 
 class MatError(ValueError):
@@ -132,21 +134,6 @@ _DICE_RE = re.compile(r"^([1-6])([1-6]):$")
 _STEP_RE = re.compile(r"^(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
 #: Lines longer than this are not a match file's (a 10 MB line must not be tokenised).
 MAX_LINE = 4000
-MAX_FILE = 50_000_000
-
-
-def _decode(data: bytes | str) -> str:
-    if isinstance(data, str):
-        return data
-    if len(data) > MAX_FILE:
-        raise MatError(f"the file is {len(data)} bytes; a match file is far smaller")
-    if b"\x00" in data[:65536]:
-        raise MatError("this is a binary file, not a .mat text file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Jellyfish and older gnubg wrote Latin-1 names.
-        return data.decode("latin-1")
 
 
 def _parse_steps(words: list[str], line: int, move: int | None) -> tuple[tuple[int, int, bool], ...]:
@@ -248,7 +235,7 @@ def parse_mat(data: bytes | str) -> MatFile:
     ...
     engine.matfile.MatError: line 1: expected ' N point match' before anything else, got 'hello'
     """
-    text = _decode(data)
+    text = decode_text(data, "a .mat", MatError)
     headers: dict[str, str] = {}
     comments: list[str] = []
     names: dict[int, str] = {}
@@ -440,7 +427,7 @@ def _build_game(match: Match, mgame: MatGame, fail: Callable[[MatError], None], 
                     reason = engine_reason(game.position, game.dice, entry.steps) or str(exc)
                     fail(MatError(f"{player_name(mover)} plays {game.dice_text()}: {text or '(no move)'}: "
                                   f"{reason}", **where(entry)))
-                    if not _force(match, entry):
+                    if not force_steps(match, [(s, d) for s, d, _ in entry.steps]):
                         fail(MatError("the rest of this game cannot be replayed", **where(entry)))
                         raise _SkipGame
             elif entry.kind == "double":
@@ -503,25 +490,6 @@ def engine_reason(position: Position, dice: tuple[int, int], steps) -> str | Non
     if verdict.legal:
         return "the play is not complete (" + verdict.reason.removeprefix("unfinished: ") + ")"
     return verdict.reason
-
-
-def _force(match: Match, entry: MatEntry) -> bool:
-    """After an illegal play (``--check``): put the board where the file's steps lead, if the
-    checkers are there to make them, so the replay can go on."""
-    from engine.movegen import apply_moves
-
-    game = match.game
-    assert game is not None
-    try:
-        after, _ = apply_moves(game.position, [(s, d) for s, d, _ in entry.steps])
-    except PositionError:
-        return False
-    following = other(game.turn)
-    try:
-        match.apply(SetBoard(following, after.with_turn(following).position_id()))
-    except GameError:
-        return False
-    return True
 
 
 def _resignation(match: Match, entry: MatEntry, mgame: MatGame, fail: Callable[[MatError], None]) -> None:

@@ -39,15 +39,16 @@ from engine.match import (
     Roll,
     SetBoard,
     Take,
+    force_steps,
     DOUBLED,
     MOVE,
     ROLL,
 )
 from engine.position import BAR, O, OFF, X, Position, PositionError, other, player_name
+from engine.textfile import decode_text
 
 COLOURS = {"W": O, "B": X}
 COLOUR_OF = {O: "W", X: "B"}
-MAX_FILE = 50_000_000
 
 
 class SgfError(ValueError):
@@ -79,19 +80,6 @@ class SgfGame:
 
     root: Node
     nodes: list[Node]
-
-
-def _decode(data: bytes | str) -> str:
-    if isinstance(data, str):
-        return data
-    if len(data) > MAX_FILE:
-        raise SgfError(f"the file is {len(data)} bytes; an SGF match is far smaller")
-    if b"\x00" in data[:65536]:
-        raise SgfError("this is a binary file, not SGF text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")  # gnubg's default SGF charset is ISO-8859-1
 
 
 class _Reader:
@@ -220,7 +208,7 @@ def parse_sgf(data: bytes | str) -> list[SgfGame]:
     engine.sgf.SgfError: character 10: a property value is not closed with ']'
     """
     try:
-        games = _Reader(_decode(data)).collection()
+        games = _Reader(decode_text(data, "an SGF", SgfError)).collection()
     except RecursionError:
         raise SgfError("game trees nested too deeply to be a match") from None
     if not games:
@@ -426,7 +414,7 @@ def _build_game(match: Match, sgame: SgfGame, number: int, fail, lenient: bool) 
                     reason = engine_reason(game.position, game.dice, steps) or str(exc)
                     fail(SgfError(f"{player_name(player)} plays {game.dice_text()}: {text or '(no move)'}: {reason}",
                                   **where()))
-                    if not _force(match, steps):
+                    if not force_steps(match, steps):
                         fail(SgfError("the rest of this game cannot be replayed", **where()))
                         raise _SkipGame from None
         except GameError as exc:
@@ -440,23 +428,6 @@ def _parse(player: int, value: str, where) -> tuple[tuple[int, int], list[tuple[
         return parse_move(player, value)
     except ValueError as exc:
         raise GameError(f"cannot read the move {value!r}: {exc}") from None
-
-
-def _force(match: Match, steps) -> bool:
-    from engine.movegen import apply_moves
-
-    game = match.game
-    assert game is not None
-    try:
-        after, _ = apply_moves(game.position, steps)
-    except PositionError:
-        return False
-    following = other(game.turn)
-    try:
-        match.apply(SetBoard(following, after.with_turn(following).position_id()))
-    except GameError:
-        return False
-    return True
 
 
 def _setup(node: Node, match: Match, where) -> SetBoard:
