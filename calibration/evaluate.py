@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     def line(title: str, s: dict[str, Any]) -> str:
         return (f"{title}: found {100 * s['found']:.1f}%  within 1% {100 * s['within_1pct']:.1f}%  "
                 f"within 2% {100 * s['within_2pct']:.1f}%  median corner error "
-                f"{100 * s['median_error']:.2f}%  {s["ms_median"]:.0f} ms CPU/frame median")
+                f"{100 * s['median_error']:.2f}%  {s['ms_median']:.0f} ms CPU/frame median")
 
     if not args.no_synthetic and args.frames > 0:
         s = locate_synthetic(args.frames, args.seed)
