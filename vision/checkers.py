@@ -358,29 +358,18 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                         m + h + slack))  # field coordinates + m = image coordinates
     first_min = FIRST_MIN if m == 0 else min(FIRST_MIN, -m / radius + 0.2, FIRST_MIN_MARGIN)
     ys = np.arange(radius * first_min, h - radius * 0.5, 1.0, dtype=np.float32)
-    lateral = np.array([-0.16, -0.08, 0.0, 0.08, 0.16], np.float32) * geometry.point_width
-    spread = 1
     limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
-    candidates: dict[tuple[str, int], _Candidates] = {}
-    for row in ("top", "bottom"):
-        for column in range(POINTS_PER_ROW):
-            cx = m + geometry.column_x(column) + lateral[:, None]
-            cy = m + (ys[None, :] if row == "top" else (h - ys)[None, :])
-            grid = scorer.score(cx, cy)
-            best_lateral = np.argmax(grid, axis=0)
-            profile = grid[best_lateral, np.arange(ys.size)]
-            peaks = _peaks(profile, spread)
-            px = cx[best_lateral[peaks], 0]
-            py = cy[0, peaks]
-            if peaks.size:
-                full, no_far, no_near = scorer.coverage(px, py, edge_up=row == "top")
-            else:
-                full = no_far = no_near = np.zeros(0)
-            colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, scorer.height - 1),
-                                      np.clip(np.rint(px).astype(int), 0, scorer.width - 1)]
-            candidates[row, column] = _Candidates(ys[peaks], px, py, full, no_far, no_near,
-                                                  colours)
+    centres = {(row, column): m + geometry.column_x(column)
+               for row in ("top", "bottom") for column in range(POINTS_PER_ROW)}
+    candidates = {key: _point_candidates(scorer, x, ys, key[0] == "top", geometry)
+                  for key, x in centres.items()}
     chains = {key: c.chain(radius, threshold, limit, first_min) for key, c in candidates.items()}
+    # Corners placed a little off (a click on the frame's lip, a skewed quadrilateral) shift
+    # whole quarters sideways: where the checkers found say so, look again on the columns
+    # where they really are.
+    for key, x in _shifted_columns(scorer, geometry, centres, candidates, chains).items():
+        candidates[key] = _point_candidates(scorer, x, ys, key[0] == "top", geometry)
+        chains[key] = candidates[key].chain(radius, threshold, limit, first_min)
     for (row, column), cand in candidates.items():
         regular = _regular_stack(scorer, cand, chains[row, column][0], row == "top", radius,
                                  threshold, limit, first_min)
@@ -403,6 +392,73 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             stacks.append(stack)
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
+
+
+#: Lateral offsets (shares of the point width) tried around a point's axis: hands put checkers
+#: a little off the axis.
+LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
+#: How far (point widths) a checker's centre is looked for either side of its column when
+#: measuring how the columns really lie, and the least shift of a column worth a second look.
+SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.12
+
+
+def _point_candidates(scorer: RingScorer, x: float, ys: np.ndarray, top: bool,
+                      geometry: BoardGeometry) -> _Candidates:
+    """Candidate centres along the axis of the point whose centre line is at image x ``x``:
+    peaks of the coarse ring score (best of a few lateral offsets), with their rim coverage."""
+    m, h = geometry.margin, geometry.height
+    lateral = np.array(LATERAL_OFFSETS, np.float32) * geometry.point_width
+    cx = x + lateral[:, None]
+    cy = m + (ys[None, :] if top else (h - ys)[None, :])
+    grid = scorer.score(cx, cy)
+    best_lateral = np.argmax(grid, axis=0)
+    profile = grid[best_lateral, np.arange(ys.size)]
+    peaks = _peaks(profile, 1)
+    px = cx[best_lateral[peaks], 0]
+    py = cy[0, peaks]
+    if peaks.size:
+        full, no_far, no_near = scorer.coverage(px, py, edge_up=top)
+    else:
+        full = no_far = no_near = np.zeros(0)
+    colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, scorer.height - 1),
+                              np.clip(np.rint(px).astype(int), 0, scorer.width - 1)]
+    return _Candidates(ys[peaks], px, py, full, no_far, no_near, colours)
+
+
+def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
+                     candidates: dict, chains: dict) -> dict[tuple[str, int], float]:
+    """Columns that lie well away from where the geometry puts them, with their measured x.
+
+    Each checker found is re-centred sideways on the coarse ring map (within half a point
+    width); per quarter of a row (six columns between the field's edge and the bar) the
+    offsets are fitted with a straight line across the columns (a skewed corner shifts the
+    outer columns most).  Columns predicted to lie more than :data:`SHIFT_LEAST` point widths
+    away are returned, so that they can be read again there.
+    """
+    width = geometry.point_width
+    reach = int(np.ceil(SHIFT_SEARCH * width))
+    shifts: dict[tuple[str, int], float] = {}
+    for row in ("top", "bottom"):
+        for quarter in (range(0, 6), range(6, 12)):
+            columns, offsets = [], []
+            for column in quarter:
+                cand, chain = candidates[row, column], chains[row, column][0]
+                for i in chain:
+                    xi = int(round(float(cand.px[i])))
+                    yi = int(min(max(round(float(cand.py[i])), 0), scorer.height - 1))
+                    lo, hi = max(xi - reach, 0), min(xi + reach + 1, scorer.width)
+                    best = lo + int(np.argmax(scorer.map[yi, lo:hi]))
+                    columns.append(column)
+                    offsets.append(best - centres[row, column])
+            if len(set(columns)) < 2 or len(offsets) < 3:
+                continue
+            slope, intercept = np.polyfit(np.asarray(columns, float), np.asarray(offsets), 1)
+            for column in quarter:
+                offset = slope * column + intercept
+                if abs(offset) >= SHIFT_LEAST * width:
+                    shifts[row, column] = centres[row, column] + float(
+                        np.clip(offset, -SHIFT_SEARCH * width, SHIFT_SEARCH * width))
+    return shifts
 
 
 def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
