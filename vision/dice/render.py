@@ -172,9 +172,14 @@ class _Patch:
         return m.astype(np.float32) / 255.0
 
     def blend(self, mask: np.ndarray, colour: np.ndarray | tuple, strength: float = 1.0) -> None:
-        m = (mask * strength)[..., None]
-        self.big *= 1.0 - m
-        self.big += m * np.asarray(colour, np.float32)
+        # Only where the mask covers anything (a pip's mask is a small part of the patch).
+        x, y, w, h = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if w == 0 or h == 0:
+            return
+        m = (mask[y:y + h, x:x + w] * strength)[..., None]
+        big = self.big[y:y + h, x:x + w]
+        big *= 1.0 - m
+        big += m * np.asarray(colour, np.float32)
 
     def paste(self) -> None:
         small = cv2.resize(self.big, None, fx=1 / SUPERSAMPLE, fy=1 / SUPERSAMPLE, interpolation=cv2.INTER_AREA)
