@@ -63,11 +63,16 @@ class BoardObservation:
     bar_confidence: float = 1.0
     #: The board is not where the calibration put it (None: not checked).
     board_moved: bool | None = None
-    #: Something (a hand) covers part of the board's edge: do not trust this frame (None: not
-    #: checked; needs a calibration).
+    #: Something (an arm, a hand) covers part of the board: do not take this frame's position
+    #: (None: not checked).
     occluded: bool | None = None
-    #: Off counts were inferred from the checkers missing from the field (tray not read).
+    #: Off counts were inferred from the checkers missing from the field (no tray in view, or
+    #: the tray's count disagreed with the field's: see ``notes``).
     off_by_count: bool = True
+    #: A side tray was found in view (None: not looked for).
+    tray_visible: bool | None = None
+    #: The checkers counted in the tray per colour, when one was in view.
+    tray_off: dict[str, int] | None = None
     notes: list[str] = field(default_factory=list)
 
     @classmethod
@@ -112,6 +117,12 @@ class BoardObservation:
             data["corners"] = [[round(x, 1), round(y, 1)] for x, y in self.corners]
         if self.board_moved is not None:
             data["board_moved"] = self.board_moved
+        if self.occluded is not None:
+            data["occluded"] = self.occluded
+        if self.tray_visible is not None:
+            data["off_from"] = "count" if self.off_by_count else "tray"
+        if self.notes:
+            data["notes"] = list(self.notes)
         return data
 
     def to_position(self, calibration: "Calibration", turn: int = X) -> Position:

@@ -8,7 +8,11 @@ Stages (each its own module with its own evaluation in :mod:`vision.evaluate`):
    (:mod:`calibration.geometry`);
 3. checkers — stacks per point and on the bar (:mod:`vision.checkers`);
 4. colours — the two checker colours, from the calibration or clustered on the frame
-   (:mod:`calibration.colours`).
+   (:mod:`calibration.colours`);
+5. trays — the borne-off checkers counted in a side tray when one is in view, checked against
+   the count the field leaves (:mod:`vision.trays`);
+6. occlusion — an arm, a hand or anything else that is neither board nor checker over the field
+   (:mod:`vision.occlusion`): such a frame is flagged ``occluded`` and must not be taken.
 
 >>> import numpy as np
 >>> from vision.render import render_board, RenderOptions
@@ -33,6 +37,8 @@ from calibration.geometry import (
 from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
+from vision.occlusion import find_occlusion, frame_band
+from vision.trays import TrayReading, read_trays
 
 
 #: Frame kept around the field when warping, as a share of the field width: corners a few
@@ -94,16 +100,25 @@ class BoardReader:
             corners = locate_field(frame)
         rect = rectify(frame, corners, self.calibration)
         findings = find_checkers(rect.field, rect.geometry)
-        obs = self._observe(findings)
+        obs, centres = self._observe(findings)
         obs.corners = rect.corners
+        settle_off(obs, read_trays(frame, rect.corners, rect.geometry, obs.colours, centres))
+        centres_found = [c for s in findings.stacks for c in s.centres]
+        cover = find_occlusion(rect.field, rect.geometry, centres, centres_found, findings.radius,
+                               frame_band(frame, rect.corners, rect.geometry))
+        obs.occluded = cover.occluded
+        if cover.occluded:
+            obs.notes.append(cover.note())
         if state is not None:
             obs.board_moved = state == "moved"
-            obs.occluded = state == "occluded"
+            # The calibration's check of the board's surround sees hands the frame alone may not.
+            obs.occluded = obs.occluded or state == "occluded"
         return obs
 
     # --- colours and counts ----------------------------------------------------------------
 
-    def _observe(self, findings: CheckerFindings) -> BoardObservation:
+    def _observe(self, findings: CheckerFindings) -> tuple[BoardObservation, np.ndarray]:
+        """The observation of the field, and the two checker colours' Lab centres."""
         stacks = findings.stacks
         colours = [c for s in stacks for c in s.colours]
         owners = [i for i, s in enumerate(stacks) for _ in s.colours]
@@ -153,4 +168,34 @@ class BoardReader:
         for name in names:
             if obs.on_field(name) > CHECKERS_PER_SIDE:
                 obs.notes.append(f"more than {CHECKERS_PER_SIDE} {name} checkers seen")
-        return obs
+        return obs, np.asarray(centres, np.float32)
+
+
+def settle_off(obs: BoardObservation, tray: TrayReading) -> None:
+    """Borne-off counts: the tray's when it is in view and agrees with what the field leaves
+    (15 minus the checkers on the points and the bar), else the field's, with a note saying
+    which colour disagrees (a checker misread on the field, or hidden in the tray).
+
+    >>> obs = BoardObservation.from_rows([("white", 14)] + [None] * 11, [("black", 15)] + [None] * 11,
+    ...                                  ("white", "black"))
+    >>> settle_off(obs, TrayReading(True, {"white": 1, "black": 0}, "right", 0.9))
+    >>> obs.off, obs.off_by_count, obs.tray_off
+    ({'white': 1, 'black': 0}, False, {'white': 1, 'black': 0})
+    >>> settle_off(obs, TrayReading(True, {"white": 3, "black": 0}, "right", 0.9))
+    >>> obs.off, obs.off_by_count, obs.notes
+    ({'white': 1, 'black': 0}, True, ['tray shows 3 white off, the field leaves 1'])
+    """
+    by_count = obs.off_counts()
+    obs.tray_visible = tray.visible
+    if not tray.visible:
+        obs.tray_off = None
+        obs.off, obs.off_by_count = by_count, True
+        return
+    # A colour the tray reader could not tell from the tray's floor is left to the count.
+    obs.tray_off = {name: tray.counts[name] for name in obs.colours if name in tray.counts}
+    obs.off = dict(by_count)
+    disagree = [name for name, n in obs.tray_off.items() if n != by_count[name]]
+    for name in disagree:
+        obs.notes.append(f"tray shows {obs.tray_off[name]} {name} off, "
+                         f"the field leaves {by_count[name]}")
+    obs.off_by_count = bool(disagree) or len(obs.tray_off) < len(obs.colours)

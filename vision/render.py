@@ -104,6 +104,10 @@ class Scene:
     scheme: str
     dice: list = field(default_factory=list)
     hands: bool = False
+    #: The side tray holding the borne-off checkers (``truth.off``), ``"left"`` or ``"right"``
+    #: of the field as drawn top-down; None when none are off or the board has no room for a
+    #: tray (then they are out of view).
+    tray_side: str | None = None
 
 
 # --- positions --------------------------------------------------------------------------------
@@ -237,18 +241,24 @@ def _draw_checker(img: np.ndarray, centre: tuple[float, float], radius: float,
 def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerScheme,
                  rng: np.random.Generator, field_width: int = 900, aspect: float = 0.88,
                  bar_fraction: float = 0.06, jitter: float = 0.06, dice: bool = True,
-                 layout_rng: np.random.Generator | None = None
+                 layout_rng: np.random.Generator | None = None,
+                 tray_rng: np.random.Generator | None = None,
+                 trays_drawn: dict | None = None,
                  ) -> tuple[np.ndarray, tuple[float, float, float, float], list]:
     """The whole board seen from straight above; returns the image (float BGR), the field
     rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn.  ``layout_rng`` draws the board's
     own measurements (frame, trays, point length, checker size; default ``rng``), so one board
-    can be drawn with different positions."""
+    can be drawn with different positions.  With ``tray_rng``, checkers borne off (``rows.off``)
+    lie in a side tray (see :func:`_draw_trays`); it draws only when some are off, so boards
+    without any keep the look they had before trays were drawn; ``trays_drawn["side"]`` then says
+    which tray holds them."""
     layout_rng = layout_rng or rng
     border = int(field_width * layout_rng.uniform(0.035, 0.07))
     tray = int(field_width * layout_rng.uniform(0.0, 0.09))
     point_len = field_width * aspect * layout_rng.uniform(0.36, 0.42)
     radius_share = layout_rng.uniform(0.43, 0.49)
     fw, fh = field_width, int(field_width * aspect)
+    borne_off = {name: n for name, n in rows.off.items() if n}
     W, H = fw + 2 * border + 2 * tray, fh + 2 * border
     img = _texture(H, W, style.frame, layout_rng, wood=style.wood)
     x0, y0 = border + tray, border
@@ -289,6 +299,11 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     # Checkers.
     pw = (pw_l + pw_r) / 2
     radius = pw * radius_share
+    if borne_off and tray_rng is not None:
+        side = _draw_trays(img, rows, scheme, style, tray_rng, (x0, y0, x0 + fw, y0 + fh),
+                           border, tray, radius)
+        if trays_drawn is not None and side:
+            trays_drawn["side"] = side
     colour_of = dict(zip(scheme.names, scheme.colours))
     for row_name, row in rows.rows().items():
         for c, reading in enumerate(row):
@@ -315,6 +330,94 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     if dice:
         drawn_dice = _draw_dice(img, rows, rng, (x0, y0), fw, fh, bar_l, bar_r, radius)
     return img, (x0, y0, x0 + fw, y0 + fh), drawn_dice
+
+
+def _draw_trays(img: np.ndarray, rows: BoardObservation, scheme: CheckerScheme,
+                style: BoardStyle, rng: np.random.Generator,
+                field_rect: tuple[float, float, float, float], border: int, tray: int,
+                radius: float) -> str | None:
+    """Both side trays as recesses in the frame, and the borne-off checkers in one of them,
+    whose side (``"left"``/``"right"``) is returned; None (nothing drawn) when the board's frame is too narrow to hold a tray a checker wide
+    (such boards have the off checkers set aside out of view).
+
+    The first colour (X, home bottom-right in :func:`rows_from_position`) bears off into the
+    bottom half of the tray, the second into the top half.  Checkers stand on edge packed in a
+    row (seen from above: thin slabs across the tray) or, when they fit, lie flat side by side.
+    ``rng`` should be the board's (the same for every frame of one board).
+    """
+    x0, y0, x1, y1 = field_rect
+    fh = y1 - y0
+    inner = border * 0.5
+    outer = max(3.0, border * 0.25)
+    room = border + tray - inner - outer
+    if room < 2 * radius * 1.05:
+        return None
+    tray = int(min(room, 2 * radius * rng.uniform(1.1, 1.5)))
+    divider = max(2.0, fh * rng.uniform(0.02, 0.06))
+    floor = _shade(style.frame, rng.uniform(0.55, 0.85)) if np.mean(style.frame) > 60 else \
+        tuple(int(c) + int(rng.integers(8, 30)) for c in style.frame)
+    edge = _shade(floor, 0.55)
+    halves = {}
+    for side in ("left", "right"):
+        tx0 = x0 - inner - tray if side == "left" else x1 + inner
+        for half in ("top", "bottom"):
+            ty0 = y0 if half == "top" else y0 + fh / 2 + divider / 2
+            ty1 = y0 + fh / 2 - divider / 2 if half == "top" else y1
+            box = (int(tx0), int(ty0), int(tx0 + tray), int(ty1))
+            cv2.rectangle(img, box[:2], box[2:], tuple(map(float, floor)), -1)
+            cv2.rectangle(img, box[:2], box[2:], tuple(map(float, edge)), 2)
+            halves[(side, half)] = box
+    side = "right" if rng.random() < 0.7 else "left"
+    flat_ok = rng.random() < 0.3
+    colour_of = dict(zip(scheme.names, scheme.colours))
+    diameter = 2 * radius
+    for name, half in zip(scheme.names, ("bottom", "top")):
+        count = rows.off.get(name, 0)
+        if not count:
+            continue
+        bx0, by0, bx1, by1 = halves[(side, half)]
+        cx = (bx0 + bx1) / 2
+        length = by1 - by0
+        # Packed against the tray's outer end (the players' side), growing towards the middle.
+        start, direction = (by1, -1) if half == "bottom" else (by0, 1)
+        if flat_ok and count * diameter * 1.02 <= length:
+            y = start + direction * radius * rng.uniform(1.02, 1.1)
+            for _ in range(count):
+                _draw_checker(img, (cx + rng.uniform(-0.03, 0.03) * diameter, y), radius,
+                              colour_of[name], rng)
+                y += direction * diameter * rng.uniform(1.0, 1.04)
+            continue
+        thickness = diameter * rng.uniform(0.19, 0.27)
+        thickness = min(thickness, (length - 4) / count)
+        y = start + direction * 2
+        base = np.asarray(colour_of[name], np.float32)
+        for _ in range(count):
+            _draw_slab(img, cx + rng.uniform(-0.03, 0.03) * diameter, y, y + direction * thickness,
+                       diameter, base * rng.uniform(0.95, 1.04))
+            y += direction * thickness * rng.uniform(1.0, 1.05)
+    return side
+
+
+def _draw_slab(img: np.ndarray, cx: float, ya: float, yb: float, diameter: float,
+               colour: np.ndarray) -> None:
+    """A checker standing on edge, seen from above: its rim, a band ``diameter`` long, lit in
+    the middle and darker towards the ends (a cylinder), with a dark seam against its
+    neighbours."""
+    y_lo, y_hi = sorted((ya, yb))
+    x_lo, x_hi = int(round(cx - diameter / 2)), int(round(cx + diameter / 2))
+    r_lo, r_hi = int(math.floor(y_lo)), int(math.ceil(y_hi))
+    if r_hi <= r_lo or x_hi <= x_lo:
+        return
+    u = (np.arange(x_lo, x_hi, dtype=np.float32) + 0.5 - cx) / (diameter / 2)
+    light = (0.72 + 0.33 * np.sqrt(np.clip(1 - u ** 2, 0, 1)))[None, :, None]
+    v = (np.arange(r_lo, r_hi, dtype=np.float32) + 0.5 - y_lo) / max(y_hi - y_lo, 1e-3)
+    seam = (1 - 0.45 * np.exp(-((np.minimum(v, 1 - v) * (y_hi - y_lo)) ** 2) / 1.2))[:, None, None]
+    patch = img[r_lo:r_hi, x_lo:x_hi]
+    if colour.mean() > 90:
+        shaded = colour * light * seam
+    else:  # dark checkers: the seams and rims catch light, not shade
+        shaded = colour * light + (1 - seam) * 90
+    patch[:] = shaded[: patch.shape[0], : patch.shape[1]]
 
 
 def _draw_dice(img: np.ndarray, rows: BoardObservation, rng: np.random.Generator,
@@ -489,9 +592,14 @@ def render_board(position: Position | BoardObservation | None = None,
         pw = field_width * (1 - bar_fraction) / 12
         max_reach = field_width * aspect / (pw * 0.92) - 0.9
         truth = random_rows(rng, scheme.names, max_reach, hard)
+    # Trays have their own random stream, the board's (a board keeps its trays through a
+    # game); scenes without checkers off are drawn as before.
+    tray_rng = np.random.default_rng(
+        [options.seed if options.camera_seed is None else options.camera_seed, 0x7A5])
+    trays: dict = {}
     board, rect, dice = draw_topdown(truth, style, scheme, rng, field_width, aspect, bar_fraction,
                                      jitter=0.12 if hard else 0.05, dice=options.dice,
-                                     layout_rng=layout_rng)
+                                     layout_rng=layout_rng, tray_rng=tray_rng, trays_drawn=trays)
     H, W = board.shape[:2]
     outline = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     matrix = _camera_homography(outline, camera_rng, hard, FRAME_SIZE)
@@ -522,4 +630,5 @@ def render_board(position: Position | BoardObservation | None = None,
         c = cv2.perspectiveTransform(np.float32([[die.centre]]), matrix)[0, 0]
         projected_dice.append((float(c[0]), float(c[1]), die.expected_value))
     corners = tuple((float(x), float(y)) for x, y in field_poly)
-    return Scene(image, corners, truth, style.name, "/".join(scheme.names), projected_dice, hands)
+    return Scene(image, corners, truth, style.name, "/".join(scheme.names), projected_dice, hands,
+                 tray_side=trays.get("side"))

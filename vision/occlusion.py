@@ -1,0 +1,301 @@
+"""Is anything that is neither board nor checker (an arm, a hand, a sleeve, a box) over the
+field?  From one frame, without a calibration.
+
+A backgammon field repeats itself: the 24 points are the same triangle, in two colours that
+alternate along a row and swap across the board.  So the board is its own model:
+
+1. **field** — each point's column of the warped field (the bottom row turned upside down) is
+   resampled to one size (:func:`column_patches`); a pixel is the board's when several other
+   columns of the same point colour look alike at the same place (:func:`board_support`).  A
+   pixel is *explained* when it is the board's, close to either checker colour, or lies on a
+   checker the checker stage found.  A
+   hand is a large connected patch of unexplained pixels; dice and glare are small or close to
+   the board's own colours (lightness counts for little);
+2. **edge** — the board's frame just outside the field is plain along each edge (the field
+   corners are given); an arm reaching in crosses it as a run of a foreign colour at least half
+   a checker long (:func:`edge_runs`).
+
+Either makes the frame *occluded*: its position must not be taken.
+
+>>> import numpy as np
+>>> from calibration.geometry import BoardGeometry
+>>> geometry = BoardGeometry.default(0.9)
+>>> field = np.full((geometry.height, geometry.width, 3), 200, np.uint8)
+>>> find_occlusion(field, geometry, np.float32([[250, 128, 128], [30, 128, 128]])).occluded
+False
+>>> field[100:200, 100:170] = (60, 110, 200)   # a skin-coloured patch over the middle
+>>> find_occlusion(field, geometry, np.float32([[250, 128, 128], [30, 128, 128]])).occluded
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from calibration.colours import weighted
+from calibration.geometry import POINTS_PER_QUARTER, BoardGeometry, Corners, homography
+
+#: Lightness-weighted Lab distance beyond which a pixel is not the board or a checker.
+FOREIGN = 28.0
+#: Work scale of the field (the canonical field is 320 pixels wide).
+SCALE = 0.5
+#: A foreign patch on the field this large (in checker areas) is something over the board.
+MIN_AREA_CHECKERS = 1.3
+#: A foreign run along the frame this long (in checker diameters) is an arm reaching in.
+MIN_RUN_DIAMETERS = 0.6
+#: Where the two frame bands around the field lie, as shares of the field's width outside its
+#: edge: an arm reaching in crosses both, a checker at the field's edge (corners a few pixels
+#: inside it) only the first.
+BANDS = ((0.01, 0.022), (0.03, 0.042))
+#: Along the frame, a foreign run must also be this far (as a share of :data:`FOREIGN`) from
+#: every colour of the board's field: a tray's floor or a field-coloured inlay showing in the
+#: band is not an arm.
+PALETTE_SHARE = 0.5
+#: Resampled column size (pixels across, rows along a half field).
+COLUMN_WIDTH = 16
+
+
+@dataclass
+class Occlusion:
+    """Whether something covers the board, where (``"top-left"``... or ``"left edge"``), and
+    the share of the field it covers."""
+
+    occluded: bool
+    places: list[str] = field(default_factory=list)
+    covered: float = 0.0
+
+    def note(self) -> str:
+        where = ", ".join(self.places) or "the board"
+        return f"something that is not a checker covers {where} (a hand?): not read"
+
+
+def _columns(geometry: BoardGeometry, scale: float) -> list[tuple[float, float]]:
+    """Left and right x (scaled) of each of the 12 columns."""
+    g = geometry
+    left_w = g.bar_left / POINTS_PER_QUARTER
+    right_w = (g.width - g.bar_right) / POINTS_PER_QUARTER
+    spans = [(c * left_w, (c + 1) * left_w) for c in range(POINTS_PER_QUARTER)]
+    spans += [(g.bar_right + c * right_w, g.bar_right + (c + 1) * right_w)
+              for c in range(POINTS_PER_QUARTER)]
+    return [(a * scale, b * scale) for a, b in spans]
+
+
+def column_patches(lab: np.ndarray, geometry: BoardGeometry, scale: float) -> np.ndarray:
+    """The 24 point columns of a (scaled) field image resampled to one size, the bottom row
+    turned upside down so that every point's base is at the top: 24 x half x width x 3, the top
+    row's columns first."""
+    h = lab.shape[0]
+    half = h // 2
+    patches = []
+    for row in ("top", "bottom"):
+        for a, b in _columns(geometry, scale):
+            x0, x1 = int(round(a)), max(int(round(a)) + 1, int(round(b)))
+            part = lab[:half, x0:x1] if row == "top" else lab[h - half:, x0:x1][::-1]
+            patches.append(cv2.resize(part, (COLUMN_WIDTH, half), interpolation=cv2.INTER_AREA))
+    return np.stack(patches)
+
+
+#: Which of the two point colours each of the 24 columns has (alternating along a row, the
+#: opposite point across the board of the other colour).
+PARITY = np.array([c % 2 for c in range(12)] + [(c + 1) % 2 for c in range(12)])
+#: A pixel is the board's when at least this share of the other columns of its colour that
+#: show the board there (no checker) look alike at the same place; an arm covers a few.
+SUPPORT = 0.34
+
+
+#: Columns are compared allowing this many resampled pixels of slip sideways: real points are
+#: not exactly where six equal columns per quarter put them (corners a few pixels off).
+SLIP = 2
+
+
+def _shifted_distance(group: np.ndarray, patch: np.ndarray) -> np.ndarray:
+    """Per column of ``group`` and pixel, the least colour distance to ``patch``'s pixel at the
+    same place, letting the column slip up to :data:`SLIP` pixels sideways."""
+    best = np.full(group.shape[:3], np.inf, np.float32)
+    width = group.shape[2]
+    for shift in range(-SLIP, SLIP + 1):
+        lo, hi = max(0, shift), min(width, width + shift)
+        d = np.sqrt(((group[:, :, lo:hi] - patch[None, :, lo - shift: hi - shift]) ** 2).sum(axis=3))
+        np.minimum(best[:, :, lo - shift: hi - shift], d, out=best[:, :, lo - shift: hi - shift])
+    return best
+
+
+def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each column's pixels: how many other columns of the same point colour, not covered
+    by a checker there, have a similar colour at the same place, and how many such columns
+    there are (both 24 x half x width)."""
+    support = np.zeros(patches.shape[:3], np.int16)
+    available = np.zeros(patches.shape[:3], np.int16)
+    for parity in (0, 1):
+        members = np.flatnonzero(PARITY == parity)
+        group = patches[members]
+        free = ~covered[members]
+        for k, i in enumerate(members):
+            d = _shifted_distance(group, group[k])
+            others = free.copy()
+            others[k] = False
+            support[i] = ((d < FOREIGN) & others).sum(axis=0)
+            available[i] = others.sum(axis=0)
+    return support, available
+
+
+def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: np.ndarray,
+                   checkers: Sequence[tuple[float, float]] = (), radius: float | None = None,
+                   band: Sequence[Sequence[np.ndarray]] = ()) -> Occlusion:
+    """Look for something over the warped field ``field_bgr`` (canonical geometry, no margin).
+
+    ``centres_lab`` are the two checker colours, ``checkers`` the centres found (canonical
+    pixels) with their ``radius``; ``band`` the frame strips along the four edges in two
+    bands (from :func:`frame_band`).
+    """
+    scale = SCALE
+    m = geometry.margin
+    if m:
+        field_bgr = field_bgr[m: m + geometry.height, m: m + geometry.width]
+    small = cv2.resize(field_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab * np.float32([0.45, 1, 1])  # lightness counts for little (glare, shade)
+    h, w = lab.shape[:2]
+    half = h // 2
+    centres = weighted(np.asarray(centres_lab, np.float32).reshape(-1, 3))
+    r_canon = radius if radius is not None else geometry.checker_radius
+    on_checker = np.zeros((h, w), np.uint8)
+    for x, y in checkers:  # checkers found are explained, rims and shadows included
+        cv2.circle(on_checker, (int(round(x * scale)), int(round(y * scale))),
+                   int(round(r_canon * scale * 1.15)), 1, -1)
+    covered = column_patches(on_checker[..., None].repeat(3, axis=2).astype(np.float32),
+                             geometry, scale)[..., 0] > 0.5
+    support, available = board_support(column_patches(lab, geometry, scale), covered)
+    lonely = (available >= 2) & (support < SUPPORT * available)
+    foreign = np.zeros((h, w), bool)
+    spans = _columns(geometry, scale)
+    for i in range(24):
+        row, c = ("top", i) if i < 12 else ("bottom", i - 12)
+        a, b = spans[c]
+        x0, x1 = int(round(a)), max(int(round(a)) + 1, int(round(b)))
+        alone = cv2.resize(lonely[i].astype(np.uint8), (x1 - x0, half),
+                           interpolation=cv2.INTER_NEAREST).astype(bool)
+        if row == "bottom":
+            alone = alone[::-1]
+        ys = slice(0, half) if row == "top" else slice(h - half, h)
+        part = lab[ys, x0:x1]
+        d_check = np.sqrt(((part[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)).min(axis=2)
+        foreign[ys, x0:x1] = alone & (d_check > FOREIGN)
+    # The bar and the middle are not modelled by the columns: judged by the bar's own median.
+    bar = slice(int(geometry.bar_left * scale), int(np.ceil(geometry.bar_right * scale)))
+    if bar.stop > bar.start:
+        part = lab[:, bar]
+        expected = np.median(part.reshape(-1, 3), axis=0)
+        d_board = np.sqrt(((part - expected) ** 2).sum(axis=2))
+        d_check = np.sqrt(((part[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)).min(axis=2)
+        foreign[:, bar] = np.minimum(d_board, d_check) > FOREIGN
+    mask = (foreign & (on_checker == 0)).astype(np.uint8)
+    # Thin things (rims, point edges a little out of place, seams) are not hands.
+    size = max(3, int(round(r_canon * scale * 0.8)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    checker_area = np.pi * (r_canon * scale) ** 2
+    places = []
+    covered = 0
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for k in range(1, n):
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        if area < MIN_AREA_CHECKERS * checker_area:
+            continue
+        covered += area
+        cx, cy = centroids[k]
+        places.append(f"{'top' if cy < h / 2 else 'bottom'}-{'left' if cx < w / 2 else 'right'}")
+    explained = ~foreign & (on_checker == 0)
+    palette = np.concatenate([centres, board_palette(lab[explained])])
+    edges = edge_runs(band, palette, 2 * r_canon)
+    places += [f"{name} edge" for name in edges]
+    return Occlusion(bool(places), sorted(set(places)), round(covered / (h * w), 3))
+
+
+def frame_band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
+               ) -> list[list[np.ndarray]]:
+    """The board's frame just outside the field in each of :data:`BANDS`: per band, the
+    strips along the top, right, bottom and left edges (along the edge x across it, canonical
+    scale)."""
+    return [_band(frame, corners, geometry, lo, hi) for lo, hi in BANDS]
+
+
+def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share: float,
+          hi_share: float) -> list[np.ndarray]:
+    w, h = geometry.width, geometry.height
+    lo, hi = lo_share * w, hi_share * w
+    thick = max(2, int(round(hi - lo)))
+    to_field = homography(corners, geometry)
+    m = geometry.margin
+    strips = []
+    # (x, y) in canonical field pixels of each strip's origin, its along and across directions.
+    specs = {
+        "top": ((0, -lo), (1, 0), (0, -1), w),
+        "right": ((w + lo, 0), (0, 1), (1, 0), h),
+        "bottom": ((0, h + lo), (1, 0), (0, 1), w),
+        "left": ((-lo, 0), (0, 1), (-1, 0), h),
+    }
+    for name in ("top", "right", "bottom", "left"):
+        origin, along, across, length = specs[name]
+        # strip pixel (u along, v across) -> field (origin + u*along + v*across)
+        to_canon = np.array([[along[0], across[0], origin[0] + m],
+                             [along[1], across[1], origin[1] + m],
+                             [0, 0, 1]], np.float64)
+        matrix = np.linalg.inv(to_canon) @ to_field
+        strip = cv2.warpPerspective(frame, matrix, (int(length), thick), flags=cv2.INTER_AREA,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        strips.append(strip)
+    return strips
+
+
+EDGE_NAMES = ("top", "right", "bottom", "left")
+
+
+def board_palette(pixels: np.ndarray, colours: int = 6) -> np.ndarray:
+    """A few colours (weighted Lab) that sum up the board's explained pixels."""
+    pixels = np.asarray(pixels, np.float32).reshape(-1, 3)
+    if len(pixels) < colours:
+        return pixels
+    step = max(1, len(pixels) // 3000)
+    sample = np.ascontiguousarray(pixels[::step])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
+    cv2.setRNGSeed(1)
+    _, _, centres = cv2.kmeans(sample, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    return centres
+
+
+def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
+    the board and the checkers (``palette``, weighted Lab)."""
+    lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32)
+    line = np.median(lab, axis=0) * np.float32([0.45, 1, 1])  # along the edge
+    plain = np.median(line, axis=0)
+    d = np.sqrt(((line - plain) ** 2).sum(axis=1))
+    d_board = np.sqrt(((line[:, None] - palette[None]) ** 2).sum(axis=2)).min(axis=1)
+    return (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)
+
+
+def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diameter: float
+              ) -> list[str]:
+    """Edges along which the frame is crossed by something foreign (see the module notes and
+    :func:`_foreign_line`) in both bands at the same place, for at least
+    :data:`MIN_RUN_DIAMETERS` of a checker."""
+    found = []
+    if len(bands) < 2:
+        return found
+    for k, name in enumerate(EDGE_NAMES):
+        near, far = bands[0][k], bands[1][k]
+        if near.size == 0 or far.size == 0:
+            continue
+        reach = max(1, int(diameter / 3))
+        far_off = cv2.dilate(_foreign_line(far, palette).astype(np.uint8)[:, None],
+                             np.ones((2 * reach + 1, 1), np.uint8))[:, 0].astype(bool)
+        off = _foreign_line(near, palette) & far_off
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
+        longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
+        if longest >= MIN_RUN_DIAMETERS * diameter:
+            found.append(name)
+    return found

@@ -1,0 +1,276 @@
+"""The borne-off trays beside the field: is one in view, and how many checkers of each colour
+lie in it.
+
+The calibration knows only the playing field's corners.  A side tray is a recess in the board's
+frame running along the left or right edge of the field, as tall as it, within about a fifth of
+the field's width from its edge.  So each side is looked at through the field's own homography
+carried sideways (:func:`side_strip`), which gives an upright strip as if seen from above; in it:
+
+1. the tray is the band between two long edges parallel to the field's edge, about one checker
+   to two checkers apart (:func:`find_tray_band`); no such band, or a strip that leaves the frame,
+   is "not in view" and the reader falls back to counting (15 minus what is on the field);
+2. inside the band every pixel is given to the nearest of the two checker colours (learnt on the
+   field) or the tray's floor; runs of rows of one colour are groups of checkers
+   (:func:`count_run`): checkers standing on edge, packed in a row, show as slabs a quarter of a
+   diameter thick, whose seams repeat along the run; checkers lying flat show as discs one
+   diameter apart.
+
+>>> import numpy as np
+>>> strip = np.full((400, 80, 3), 60, np.uint8)
+>>> strip[:, 22:66] = 110                            # the tray's floor between two edges
+>>> find_tray_band(cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY), diameter=40.0)
+(22, 65)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from calibration.colours import weighted
+from calibration.geometry import BoardGeometry, Corners, homography
+
+#: How far beside the field a tray is looked for, as a share of the field's width.
+STRIP_SHARE = 0.2
+#: Strip pixels per canonical field pixel (the canonical field is small; slabs are thin).
+STRIP_SCALE = 2.0
+#: A tray is between this many checker diameters wide (a checker must fit across it).
+TRAY_WIDTH = (0.95, 2.0)
+#: Median grey-level step across a tray edge, along the whole height, for a long edge.
+EDGE_STEP = 6.0
+#: A checker standing on edge is this thick, as a share of its diameter.
+SLAB_SHARE = (0.15, 0.4)
+#: Lightness-weighted Lab distance within which a pixel may take a checker colour.
+COLOUR_MATCH = 30.0
+#: A run of rows shorter than this share of the slab thickness is noise.
+MIN_RUN_SHARE = 0.6
+
+
+@dataclass
+class TrayReading:
+    """What the trays showed: ``visible`` when a tray was found in view; ``counts`` per colour
+    name (only meaningful when visible), the ``side`` of the field it was found on, and a
+    confidence 0..1 of the counts."""
+
+    visible: bool
+    counts: dict[str, int] = field(default_factory=dict)
+    side: str | None = None
+    confidence: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, side: str
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The upright strip beside the field on ``side`` ("left"/"right"), at
+    :data:`STRIP_SCALE` times the canonical scale, and per strip column whether it lies in the
+    frame (top to bottom)."""
+    w, h = geometry.width, geometry.height
+    strip_w = STRIP_SHARE * w
+    x_start = -strip_w if side == "left" else w
+    m = geometry.margin
+    k = STRIP_SCALE
+    shift = np.array([[k, 0, -k * (x_start + m)], [0, k, -k * m], [0, 0, 1]], np.float64)
+    to_strip = shift @ homography(corners, geometry)
+    size = (int(round(k * strip_w)), int(round(k * h)))
+    strip = cv2.warpPerspective(frame, to_strip, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    columns = np.arange(size[0], dtype=np.float32) + 0.5
+    ends = np.stack([np.stack([columns, np.zeros_like(columns)], 1),
+                     np.stack([columns, np.full_like(columns, size[1])], 1)])
+    in_frame = cv2.perspectiveTransform(ends.reshape(1, -1, 2), np.linalg.inv(to_strip))[0]
+    fh, fw = frame.shape[:2]
+    slack = 0.01 * max(fw, fh)
+    ok = ((in_frame[:, 0] >= -slack) & (in_frame[:, 0] <= fw + slack)
+          & (in_frame[:, 1] >= -slack) & (in_frame[:, 1] <= fh + slack)).reshape(2, -1)
+    inside = ok.all(axis=0)
+    if side == "left":  # strip columns run outwards from the field on both sides
+        strip, inside = strip[:, ::-1].copy(), inside[::-1].copy()
+    return strip, inside
+
+
+def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
+    """Columns ``(a, b)`` of a strip (column 0 at the field's edge) between which a tray runs:
+    two long edges parallel to the field's edge, a checker or two apart, with the board's
+    frame on both sides (alike, and a strip of it between the field and the tray); the pair
+    that steps the most all along wins; None when there is no such pair.
+
+    An edge counts by its median step over all rows, so checkers lying in the tray (which cut
+    the edges over part of the height) and short things beside the board do not make one.  The
+    board's own outer edge has the table, not the frame, beyond it.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
+    strength = np.median(step, axis=0)
+    strength = np.concatenate([[0.0], strength, [0.0]])
+    n = len(strength)
+    peaks = [i for i in range(1, n - 1) if strength[i] >= EDGE_STEP
+             and strength[i] >= strength[i - 1] and strength[i] >= strength[i + 1]]
+    best, best_score = None, 0.0
+    for i in peaks:
+        for j in peaks:
+            gap = j - i
+            if not TRAY_WIDTH[0] * diameter <= gap <= TRAY_WIDTH[1] * diameter:
+                continue
+            score = min(strength[i], strength[j])
+            if score <= best_score or i < 3 or j > n - 4:
+                continue
+            wall = max(2, int(0.1 * diameter))
+            inner = float(np.median(g[:, max(0, i - 1 - wall): i - 1]))
+            outer = float(np.median(g[:, j + 1: j + 1 + wall]))
+            floor = float(np.median(g[:, i + 1: j]))
+            # A recess: the frame alike on both sides (the tray's floor may be anything).
+            if abs(inner - outer) > max(12.0, 0.5 * abs(floor - inner)):
+                continue
+            if score > best_score:
+                best, best_score = (i, j), score
+    if best is None:
+        return None
+    return best[0] + 1, best[1] - 1
+
+
+def _period(profile: np.ndarray, low: float, high: float) -> tuple[float, float]:
+    """The strongest repeat of a 1-D profile between ``low`` and ``high`` samples, and its
+    normalised autocorrelation (0 when too short to tell)."""
+    p = profile - profile.mean()
+    energy = float((p * p).sum())
+    lo, hi = max(2, int(np.floor(low))), int(np.ceil(high))
+    if energy <= 1e-6 or len(p) < 2 * lo:
+        return 0.0, 0.0
+    best_lag, best = 0, 0.0
+    values = {}
+    for lag in range(lo, min(hi, len(p) - 1) + 1):
+        values[lag] = float((p[:-lag] * p[lag:]).sum()) / energy
+    for lag, v in values.items():
+        # A local maximum of the autocorrelation, not the slope down from lag 0.
+        if v > best and v >= values.get(lag - 1, -1) and v >= values.get(lag + 1, -1):
+            best_lag, best = lag, v
+    return float(best_lag), best
+
+
+def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float) -> tuple[int, float]:
+    """Checkers in one run of rows of one colour: ``rows_fill`` is the share of the tray's
+    width that colour covers on each row, ``luminance`` the mean grey of those pixels per row.
+    Returns (count, confidence).
+
+    Discs lying flat narrow at their ends, so their fill rises and falls once per diameter;
+    slabs standing on edge fill the width evenly and repeat by their seams.
+
+    >>> slabs = np.ones(44); lum = np.tile([120., 200, 200, 200, 200, 200, 200, 200, 200, 200, 120], 4)
+    >>> count_run(slabs, lum, diameter=44.0)[0]
+    4
+    >>> t = (np.arange(88) + 0.5) / 44 % 1
+    >>> count_run(np.sqrt(1 - (2 * t - 1) ** 2), np.full(88, 200.), diameter=44.0)[0]
+    2
+    """
+    length = len(rows_fill)
+    top = float(np.percentile(rows_fill, 90)) if length else 0.0
+    evenness = float(np.mean(rows_fill)) / top if top > 0 else 0.0
+    discs = max(1, int(round(length / diameter)))
+    if evenness < 0.86 and length >= 0.7 * diameter:
+        # Round ends: flat discs, the fill dips between neighbours.
+        fit = abs(length / diameter - discs)
+        return discs, float(np.clip(1 - 2 * fit, 0.1, 1.0)) * 0.9
+    lag, strength = _period(luminance, SLAB_SHARE[0] * diameter, SLAB_SHARE[1] * diameter)
+    if strength >= 0.25 and lag > 0:
+        count = max(1, int(round(length / lag)))
+        fit = abs(length / lag - count)
+        return count, float(np.clip(strength, 0, 1)) * float(np.clip(1 - 2 * fit, 0.1, 1.0))
+    # No repeat to measure: a single slab, or slabs pressed too tight to part; typical thickness.
+    nominal = 0.23 * diameter
+    return max(1, int(round(length / nominal))), 0.3
+
+
+def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
+               names: Sequence[str], centres_lab: np.ndarray) -> TrayReading:
+    """Find a tray beside the field and count the checkers of each colour in it.
+
+    ``names``/``centres_lab`` are the two checker colours (Lab, OpenCV 8-bit scale) as the
+    field was read.  Both sides are searched; checkers found on both are added up (boards with
+    a tray per player).
+    """
+    diameter = 2 * geometry.checker_radius * STRIP_SCALE
+    centres = weighted(np.asarray(centres_lab, np.float32).reshape(2, 3))
+    counts = {name: 0 for name in names}
+    visible_sides: list[str] = []
+    confidences: list[float] = []
+    notes: list[str] = []
+    unknown: set[str] = set()
+    found_side: str | None = None
+    for side in ("left", "right"):
+        strip, inside = side_strip(frame, corners, geometry, side)
+        gray = cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY)
+        band = find_tray_band(gray, diameter)
+        if band is None:
+            continue
+        a, b = band
+        if not inside[max(0, a - 2): b + 3].all():
+            continue  # the tray runs out of the frame: count by the field instead
+        visible_sides.append(side)
+        side_counts, side_conf, side_notes = _count_band(strip[:, a: b + 1], names, centres,
+                                                         diameter)
+        confidences.extend(side_conf)
+        notes.extend(n for n in side_notes if n not in notes)
+        if sum(v for v in side_counts.values() if v):
+            found_side = side if found_side is None else "both"
+        for name in names:
+            if side_counts[name] is None:
+                unknown.add(name)
+            else:
+                counts[name] += side_counts[name]
+    if not visible_sides:
+        return TrayReading(False, notes=["no tray in view"])
+    confidence = float(min(confidences)) if confidences else 0.8
+    counts = {name: n for name, n in counts.items() if name not in unknown}
+    return TrayReading(True, counts, found_side or visible_sides[0], round(confidence, 3), notes)
+
+
+def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, diameter: float
+                ) -> tuple[dict[str, int | None], list[float], list[str]]:
+    """Checkers of each colour in a tray (the band of the strip between its walls); a colour
+    too like the tray's floor to tell apart is ``None``."""
+    counts: dict[str, int | None] = {name: 0 for name in names}
+    confidences: list[float] = []
+    notes: list[str] = []
+    # Leave the recess's walls out: a few pixels each side.
+    inset = max(1, int(0.08 * band.shape[1]))
+    band = band[:, inset: band.shape[1] - inset]
+    lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grey = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    pixels = weighted(lab).reshape(-1, 3)
+    dist = np.sqrt(((pixels[:, None, :] - centres[None]) ** 2).sum(axis=2))
+    nearest = np.argmin(dist, axis=1)
+    near = dist[np.arange(len(dist)), nearest]
+    # The floor: the half of the tray least like either checker colour (trays are seldom
+    # more than half full).
+    floor = np.median(pixels[near >= np.median(near)], axis=0)
+    floor_dist = np.sqrt(((pixels - floor) ** 2).sum(axis=1))
+    label = np.where((near < COLOUR_MATCH) & (near < floor_dist), nearest, -1)
+    label = label.reshape(lab.shape[:2])
+    width = label.shape[1]
+    for k, name in enumerate(names):
+        if np.sqrt(((centres[k] - floor) ** 2).sum()) < COLOUR_MATCH * 0.6:
+            counts[name] = None
+            notes.append(f"{name} checkers look like the tray's floor: not counted")
+            continue
+        mine = label == k
+        fill = mine.sum(axis=1) / max(width, 1)
+        on = fill >= 0.45
+        # Close seams: a run may dip for a row or two between slabs.
+        on = cv2.morphologyEx(on.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
+                              np.ones((3, 1), np.uint8))[:, 0].astype(bool)
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
+        total = 0
+        for start, stop in zip(edges[::2], edges[1::2]):
+            if stop - start < MIN_RUN_SHARE * SLAB_SHARE[0] * diameter:
+                continue
+            part = mine[start:stop]
+            lum = np.where(part.any(axis=1),
+                           (grey[start:stop] * part).sum(axis=1) / np.maximum(part.sum(axis=1), 1),
+                           grey[start:stop].mean(axis=1))
+            n, conf = count_run(fill[start:stop], lum, diameter)
+            total += n
+            confidences.append(conf)
+        counts[name] = total
+    return counts, confidences, notes
