@@ -1,0 +1,53 @@
+"""Checker columns found where the checkers are, when the corners given sit a little off.
+
+Real corners are clicked by hand or found automatically; either may land on the frame's lip or
+make a slightly skewed quadrilateral, which shifts whole quarters of points sideways in the
+warped field.  Frames are drawn by the renderer.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from engine.position import Position
+from vision.checkers import find_checkers
+from vision.evaluate import score_board
+from vision.reader import BoardReader, rectify
+from vision.render import BOARD_STYLES, CHECKER_SCHEMES, RenderOptions, render_board
+
+#: Single checkers and a short stack in the bottom-left quarter, where a bottom-left corner
+#: placed too far out shifts the columns most.
+POSITION = Position.from_points(x={12: 1, 10: 1, 8: 3, 6: 5, 13: 5},
+                                o={23: 2, 20: 5, 16: 3, 14: 1, 5: 4})
+
+
+def _bottom_left_out(corners, share: float):
+    """The corners with the bottom-left one moved outward along the bottom edge by ``share``
+    of that edge (a click on the frame rather than the field)."""
+    quad = np.asarray(corners, float)
+    quad[3] = quad[3] + share * (quad[3] - quad[2])
+    return tuple(map(tuple, quad))
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_quarter_shifted_by_a_corner_off_the_field_is_still_read(seed):
+    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False,
+                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
+                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
+    # 4% of the bottom edge: the outermost column moves by more than half a checker.
+    obs = BoardReader().read(scene.image, corners=_bottom_left_out(scene.corners, 0.04))
+    score = score_board(obs, scene.truth)
+    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+
+
+def test_columns_where_the_geometry_puts_them_are_not_moved():
+    """With exact corners the checkers found sit on their columns: the second look does not
+    move them (found centres stay within the lateral search around each column)."""
+    scene = render_board(POSITION, RenderOptions(seed=5, hard=False))
+    rect = rectify(scene.image, scene.corners)
+    findings = find_checkers(rect.field, rect.geometry)
+    geometry: BoardGeometry = rect.geometry
+    for stack in findings.stacks[:24]:
+        for x, _ in stack.centres:
+            assert abs(x - geometry.column_x(stack.column)) <= 0.2 * geometry.point_width
