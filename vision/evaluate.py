@@ -9,12 +9,16 @@ rate and speed; ``--set real`` reads the labelled real photos (``../shared/data/
 
 Scoring: a point is right when colour and count both are (colours matched to the truth's by the
 best one-to-one mapping; naming is scored on its own); the bar is one more entry; a board is
-exactly right when all 24 points and the bar are.
+exactly right when all 24 points and the bar are.  Borne off is right when both colours' counts
+are (same mapping), scored apart for frames where the reader saw a tray and where it counted;
+the tray stage is scored on frames whose tray holds checkers (found, counted right) and on the
+others (a tray "found" there with checkers in it is a false reading).  The occlusion stage: the
+share of frames with a hand over the board called occluded, and of frames without called so.
 
 >>> truth = BoardObservation.from_rows([("white", 2)] + [None] * 11, [None] * 12, ("white", "black"))
 >>> seen = BoardObservation.from_rows([("light", 2)] + [None] * 11, [None] * 12, ("light", "dark"))
 >>> score_board(seen, truth)
-{'points': 24, 'points_right': 24, 'bar_right': True, 'exact': True, 'names_right': False}
+{'points': 24, 'points_right': 24, 'bar_right': True, 'exact': True, 'names_right': False, 'mapping': {'light': 'white', 'dark': 'black'}}
 """
 from __future__ import annotations
 
@@ -46,8 +50,30 @@ def _entries(obs: BoardObservation) -> list[tuple[str, int] | None]:
     return [(r.colour, r.count) if r else None for r in obs.top + obs.bottom]
 
 
+def score_off(seen: BoardObservation, truth: BoardObservation) -> dict[str, Any]:
+    """Borne-off counts against the truth, colours mapped as :func:`score_board` maps them.
+
+    >>> truth = BoardObservation.from_rows([("white", 14)] + [None] * 11,
+    ...                                    [("black", 15)] + [None] * 11, ("white", "black"))
+    >>> seen = BoardObservation.from_rows([("light", 14)] + [None] * 11,
+    ...                                   [("dark", 15)] + [None] * 11, ("light", "dark"))
+    >>> score_off(seen, truth)
+    {'off_right': True, 'tray_right': None}
+    """
+    mapping = score_board(seen, truth)["mapping"]
+    off = {mapping.get(c, c): n for c, n in seen.off.items()}
+    want = {c: truth.off.get(c, 0) for c in truth.colours}
+    tray_right = None
+    if seen.tray_off is not None:
+        tray = {mapping.get(c, c): n for c, n in seen.tray_off.items()}
+        tray_right = len(tray) == len(want) and all(tray.get(c) == n for c, n in want.items())
+    return {"off_right": all(off.get(c, 0) == n for c, n in want.items()),
+            "tray_right": tray_right}
+
+
 def score_board(seen: BoardObservation, truth: BoardObservation) -> dict[str, Any]:
-    """Compare an observation with the truth (see the module notes for the rules)."""
+    """Compare an observation with the truth (see the module notes for the rules); ``mapping``
+    is the seen colour names' match in the truth."""
     best: dict[str, Any] | None = None
     truth_entries = _entries(truth)
     truth_bar = {c: n for c, n in truth.bar.items() if n}
@@ -60,7 +86,8 @@ def score_board(seen: BoardObservation, truth: BoardObservation) -> dict[str, An
         bar_right = bar == truth_bar
         names_right = all(mapping.get(n) == n for n in seen_names)
         result = {"points": 24, "points_right": right, "bar_right": bar_right,
-                  "exact": right == 24 and bar_right, "names_right": names_right}
+                  "exact": right == 24 and bar_right, "names_right": names_right,
+                  "mapping": mapping}
         if best is None or (right + bar_right) > (best["points_right"] + best["bar_right"]):
             best = result
     assert best is not None
@@ -128,6 +155,40 @@ class _Clock:
         return result, time.perf_counter() - start
 
 
+@dataclass
+class StageCounts:
+    """Counts for the trays and occlusion stages: ``hits[key]`` out of ``tries[key]``."""
+
+    tries: dict[str, int] = field(default_factory=dict)
+    hits: dict[str, int] = field(default_factory=dict)
+
+    def add(self, key: str, hit: bool) -> None:
+        self.tries[key] = self.tries.get(key, 0) + 1
+        self.hits[key] = self.hits.get(key, 0) + int(bool(hit))
+
+    def rate(self, key: str) -> float:
+        return self.hits.get(key, 0) / self.tries[key] if self.tries.get(key) else float("nan")
+
+    def text(self, key: str) -> str:
+        """``"hits/tries (rate%)"``, or ``"none"``."""
+        if not self.tries.get(key):
+            return "none"
+        return f"{self.hits[key]}/{self.tries[key]} ({100 * self.rate(key):.1f}%)"
+
+
+def count_off_and_trays(counts: StageCounts, seen: BoardObservation, truth: BoardObservation,
+                        tray_in_view: bool) -> None:
+    """Add one frame's borne-off and tray figures (see the module notes)."""
+    off = score_off(seen, truth)
+    counts.add("off, tray seen" if seen.tray_visible else "off, by count", off["off_right"])
+    if tray_in_view:
+        counts.add("tray with checkers found", bool(seen.tray_visible))
+        counts.add("tray with checkers counted right", bool(off["tray_right"]))
+    else:
+        counts.add("no tray with checkers, none read", not (seen.tray_visible and seen.tray_off
+                                                            and any(seen.tray_off.values())))
+
+
 def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
     return _Clock.timed(func)
 
@@ -139,6 +200,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, d
     from vision.render import RenderOptions, render_board
 
     reader = BoardReader()
+    stages = StageCounts()
     given = Tally("read, corners given")
     auto = Tally("read, corners found automatically")
     locate = {"found": 0, "close": 0, "tried": 0, "seconds": [], "errors": []}
@@ -148,6 +210,9 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, d
         render_seconds.append(seconds)
         obs, seconds = _Clock.timed(lambda: reader.read(scene.image, corners=scene.corners), True)
         given.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
+        count_off_and_trays(stages, obs, scene.truth, scene.tray_side is not None)
+        stages.add("occluded, hand" if scene.hands else "occluded, no hand",
+                   bool(obs.occluded))
         locate["tried"] += 1
         try:
             corners, seconds = _timed(lambda: locate_field(scene.image))
@@ -180,6 +245,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, d
         "read_given_corners": given.summary(),
         "read_auto_corners": auto.summary(),
         "_failures": {"given": given.failures[:30], "auto": auto.failures[:30]},  # type: ignore
+        "_stages": stages,  # type: ignore
     }
 
 
@@ -210,18 +276,26 @@ def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, A
     reader = BoardReader()
     given = Tally("real, corners given (labels)")
     auto = Tally("real, corners found automatically")
+    stages = StageCounts()
     rows = []
     skipped = []
     for frame in load_real(directory):
-        if frame["truth"] is None:
-            skipped.append(frame["name"])
-            continue
         obs, seconds = _timed(lambda: reader.read(frame["image"], corners=frame["corners"]))
+        hands = frame["truth"] is None
+        stages.add("occluded, hand" if hands else "occluded, no hand", bool(obs.occluded))
+        if hands:
+            skipped.append(frame["name"])
+            rows.append(f"  {frame['name']:<22} hands: {'occluded' if obs.occluded else 'NOT occluded'}")
+            continue
+        # The labels have no borne-off checkers in view: the trays there are empty.
+        count_off_and_trays(stages, obs, frame["truth"], False)
         score = score_board(obs, frame["truth"])
         given.add(score, seconds, frame["name"])
         line = (f"  {frame['name']:<22} points {score['points_right']:>2}/24  bar "
                 f"{'ok' if score['bar_right'] else 'WRONG'}  names {list(obs.colours)} "
-                f"(truth {list(frame['truth'].colours)})")
+                f"(truth {list(frame['truth'].colours)})  tray "
+                f"{obs.tray_off if obs.tray_visible else 'not in view'}"
+                f"{'  OCCLUDED' if obs.occluded else ''}")
         try:
             corners = align_to(locate_field(frame["image"]), frame["corners"])
             error = corner_error(corners, frame["corners"])
@@ -260,7 +334,8 @@ def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, A
                 continue
             want = "occluded" if other["truth"] is None else "ok"
             checks.append((reference["name"], other["name"], want, cal.check(other["image"])))
-    return {"given": given, "auto": auto, "rows": rows, "skipped": skipped, "checks": checks}
+    return {"given": given, "auto": auto, "rows": rows, "skipped": skipped, "checks": checks,
+            "stages": stages}
 
 
 def run_dice(n: int, seed: int) -> dict[str, float] | str:
@@ -277,6 +352,19 @@ def run_dice(n: int, seed: int) -> dict[str, float] | str:
         return run(set_name="synthetic", n=n, seed=seed)
     except Exception as exc:  # noqa: BLE001
         return f"dice stage failed ({type(exc).__name__}: {exc})"
+
+
+def print_stages(stages: StageCounts) -> None:
+    """The borne-off, tray and occlusion lines."""
+    print(f"borne off right (corners given)    tray seen: {stages.text('off, tray seen')}  "
+          f"tray not seen, by count: {stages.text('off, by count')}")
+    print(f"stage trays                        with checkers in view: found "
+          f"{stages.text('tray with checkers found')}, counted right "
+          f"{stages.text('tray with checkers counted right')}; none in view, none read "
+          f"{stages.text('no tray with checkers, none read')}")
+    print(f"stage occlusion (one frame)        hands called occluded "
+          f"{stages.text('occluded, hand')}  no hands called occluded "
+          f"{stages.text('occluded, no hand')}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -315,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu = result["read_cpu"]
         print(f"read (corners given), CPU time of this process: median {cpu['ms_per_frame_median']:.1f} ms, "
               f"90th percentile {cpu['ms_per_frame_p90']:.1f} ms per 1280x720 frame")
+        print_stages(result["_stages"])
         failures = result["_failures"]
         if failures["given"]:
             print("  not exact (corners given):", ", ".join(failures["given"]))
@@ -329,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(row)
             print(result["given"].line())
             print(result["auto"].line())
+            print_stages(result["stages"])
             checks = result["checks"]
             if checks:
                 right = sum(want == got for _, _, want, got in checks)

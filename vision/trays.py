@@ -44,6 +44,8 @@ EDGE_STEP = 6.0
 SLAB_SHARE = (0.15, 0.4)
 #: Lightness-weighted Lab distance within which a pixel may take a checker colour.
 COLOUR_MATCH = 30.0
+#: Checkers of one colour that a tray can hold in one row.
+MAX_SLABS = 15
 #: A run of rows shorter than this share of the slab thickness is noise.
 MIN_RUN_SHARE = 0.6
 
@@ -149,10 +151,12 @@ def _period(profile: np.ndarray, low: float, high: float) -> tuple[float, float]
     return float(best_lag), best
 
 
-def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float) -> tuple[int, float]:
+def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float
+              ) -> tuple[int | None, float]:
     """Checkers in one run of rows of one colour: ``rows_fill`` is the share of the tray's
     width that colour covers on each row, ``luminance`` the mean grey of those pixels per row.
-    Returns (count, confidence).
+    Returns (count, confidence); count None when the run is no row of checkers (too long for
+    fifteen slabs, or longer than one slab without any seams): the tray's floor, most likely.
 
     Discs lying flat narrow at their ends, so their fill rises and falls once per diameter;
     slabs standing on edge fill the width evenly and repeat by their seams.
@@ -172,14 +176,16 @@ def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float) -> 
         # Round ends: flat discs, the fill dips between neighbours.
         fit = abs(length / diameter - discs)
         return discs, float(np.clip(1 - 2 * fit, 0.1, 1.0)) * 0.9
+    if length > MAX_SLABS * SLAB_SHARE[1] * diameter:
+        return None, 0.0
     lag, strength = _period(luminance, SLAB_SHARE[0] * diameter, SLAB_SHARE[1] * diameter)
     if strength >= 0.25 and lag > 0:
         count = max(1, int(round(length / lag)))
         fit = abs(length / lag - count)
         return count, float(np.clip(strength, 0, 1)) * float(np.clip(1 - 2 * fit, 0.1, 1.0))
-    # No repeat to measure: a single slab, or slabs pressed too tight to part; typical thickness.
-    nominal = 0.23 * diameter
-    return max(1, int(round(length / nominal))), 0.3
+    if length <= SLAB_SHARE[1] * diameter * 1.2:
+        return 1, 0.5  # one slab: nothing to repeat
+    return None, 0.0
 
 
 def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
@@ -261,7 +267,7 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
         on = cv2.morphologyEx(on.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
                               np.ones((3, 1), np.uint8))[:, 0].astype(bool)
         edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
-        total = 0
+        total: int | None = 0
         for start, stop in zip(edges[::2], edges[1::2]):
             if stop - start < MIN_RUN_SHARE * SLAB_SHARE[0] * diameter:
                 continue
@@ -270,6 +276,11 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
                            (grey[start:stop] * part).sum(axis=1) / np.maximum(part.sum(axis=1), 1),
                            grey[start:stop].mean(axis=1))
             n, conf = count_run(fill[start:stop], lum, diameter)
+            if n is None:
+                total = None
+                notes.append(f"something {name}-coloured in the tray is not a row of checkers: "
+                             f"{name} not counted")
+                break
             total += n
             confidences.append(conf)
         counts[name] = total
