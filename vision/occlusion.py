@@ -41,7 +41,7 @@ from calibration.geometry import POINTS_PER_QUARTER, BoardGeometry, Corners, hom
 #: Lightness-weighted Lab distance beyond which a pixel is not the board or a checker.
 FOREIGN = 28.0
 #: Work scale of the field (the canonical field is 320 pixels wide).
-SCALE = 0.5
+SCALE = 0.25
 #: A foreign patch on the field this large (in checker areas) is something over the board.
 MIN_AREA_CHECKERS = 1.3
 #: A foreign run along the frame this long (in checker diameters) is an arm reaching in.
@@ -50,12 +50,13 @@ MIN_RUN_DIAMETERS = 0.6
 #: edge: an arm reaching in crosses both, a checker at the field's edge (corners a few pixels
 #: inside it) only the first.
 BANDS = ((0.01, 0.022), (0.03, 0.042))
-#: Along the frame, a foreign run must also be this far (as a share of :data:`FOREIGN`) from
-#: every colour of the board's field: a tray's floor or a field-coloured inlay showing in the
-#: band is not an arm.
+#: Along the left and right edges, where the trays are, a foreign run must also be this far (as
+#: a share of :data:`FOREIGN`) from every colour of the board's field and checkers: a tray's
+#: floor, wall or checkers showing in the bands are not an arm.  (Players sit at the top and
+#: bottom edges; their arms cross those without this test.)
 PALETTE_SHARE = 0.5
 #: Resampled column size (pixels across, rows along a half field).
-COLUMN_WIDTH = 16
+COLUMN_WIDTH = 8
 
 
 @dataclass
@@ -108,39 +109,43 @@ SUPPORT = 0.34
 
 #: Columns are compared allowing this many resampled pixels of slip sideways: real points are
 #: not exactly where six equal columns per quarter put them (corners a few pixels off).
-SLIP = 2
+SLIP = 1
 
 
-def _shifted_distance(group: np.ndarray, patch: np.ndarray) -> np.ndarray:
-    """Per column of ``group`` and pixel, the least colour distance to ``patch``'s pixel at the
-    same place, letting the column slip up to :data:`SLIP` pixels sideways."""
-    best = np.full(group.shape[:3], np.inf, np.float32)
-    width = group.shape[2]
+def _close_with_slip(group: np.ndarray) -> np.ndarray:
+    """``close[i, j]``: pixels of column ``i`` that column ``j`` matches (colour distance under
+    :data:`FOREIGN`) at the same place, letting ``j`` slip up to :data:`SLIP` pixels sideways
+    (group: n x rows x width x 3; result n x n x rows x width)."""
+    n, rows, width, _ = group.shape
+    close = np.zeros((n, n, rows, width), bool)
+    limit = FOREIGN * FOREIGN
+    channels = [np.ascontiguousarray(group[..., k]) for k in range(3)]
     for shift in range(-SLIP, SLIP + 1):
         lo, hi = max(0, shift), min(width, width + shift)
-        d = np.sqrt(((group[:, :, lo:hi] - patch[None, :, lo - shift: hi - shift]) ** 2).sum(axis=3))
-        np.minimum(best[:, :, lo - shift: hi - shift], d, out=best[:, :, lo - shift: hi - shift])
-    return best
+        d2 = np.zeros((n, n, rows, hi - lo), np.float32)
+        for c in channels:  # per channel: far faster than a sum over a last axis of 3
+            diff = c[:, None, :, lo - shift: hi - shift] - c[None, :, :, lo:hi]
+            d2 += diff * diff
+        close[:, :, :, lo - shift: hi - shift] |= d2 < limit
+    return close
 
 
 def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each column's pixels: how many other columns of the same point colour, not covered
     by a checker there, have a similar colour at the same place, and how many such columns
-    there are (both 24 x half x width)."""
+    there are (both 24 x rows x width)."""
     support = np.zeros(patches.shape[:3], np.int16)
     available = np.zeros(patches.shape[:3], np.int16)
     for parity in (0, 1):
         members = np.flatnonzero(PARITY == parity)
-        group = patches[members]
-        free = ~covered[members]
-        for k, i in enumerate(members):
-            d = _shifted_distance(group, group[k])
-            others = free.copy()
-            others[k] = False
-            support[i] = ((d < FOREIGN) & others).sum(axis=0)
-            available[i] = others.sum(axis=0)
+        free = ~covered[members]  # n x rows x width
+        others = np.broadcast_to(free[None], (len(members),) + free.shape).copy()
+        idx = np.arange(len(members))
+        others[idx, idx] = False
+        close = _close_with_slip(patches[members])
+        support[members] = (close & others).sum(axis=1)
+        available[members] = others.sum(axis=1)
     return support, available
-
 
 def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: np.ndarray,
                    checkers: Sequence[tuple[float, float]] = (), radius: float | None = None,
@@ -254,27 +259,32 @@ def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share
 EDGE_NAMES = ("top", "right", "bottom", "left")
 
 
-def board_palette(pixels: np.ndarray, colours: int = 6) -> np.ndarray:
-    """A few colours (weighted Lab) that sum up the board's explained pixels."""
+def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
+    """The colours (weighted Lab) of the board's explained pixels, as the centres of the
+    colour cells (half :data:`FOREIGN` wide) holding at least ``share`` of them."""
     pixels = np.asarray(pixels, np.float32).reshape(-1, 3)
-    if len(pixels) < colours:
-        return pixels
-    step = max(1, len(pixels) // 3000)
-    sample = np.ascontiguousarray(pixels[::step])
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
-    cv2.setRNGSeed(1)
-    _, _, centres = cv2.kmeans(sample, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    return centres
+    if not len(pixels):
+        return np.zeros((0, 3), np.float32)
+    step = FOREIGN * 0.5
+    cells = np.floor(pixels / step).astype(np.int32)
+    keys = (cells[:, 0] * 64 + cells[:, 1]) * 64 + cells[:, 2]
+    values, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    keep = first[counts >= max(1, share * len(pixels))]
+    return ((cells[keep] + 0.5) * step).astype(np.float32)
 
 
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
     the board and the checkers (``palette``, weighted Lab)."""
-    lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32)
-    line = np.median(lab, axis=0) * np.float32([0.45, 1, 1])  # along the edge
+    # Along the edge: the median across the strip's few pixels of thickness.
+    middle = np.median(strip, axis=0).astype(np.uint8)[None]
+    line = cv2.cvtColor(middle, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([0.45, 1, 1])
     plain = np.median(line, axis=0)
     d = np.sqrt(((line - plain) ** 2).sum(axis=1))
-    d_board = np.sqrt(((line[:, None] - palette[None]) ** 2).sum(axis=2)).min(axis=1)
+    if len(palette):
+        d_board = np.sqrt(((line[:, None] - palette[None]) ** 2).sum(axis=2)).min(axis=1)
+    else:
+        d_board = np.full(len(line), np.inf, np.float32)
     return (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)
 
 
@@ -291,9 +301,10 @@ def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diamet
         if near.size == 0 or far.size == 0:
             continue
         reach = max(1, int(diameter / 3))
-        far_off = cv2.dilate(_foreign_line(far, palette).astype(np.uint8)[:, None],
+        colours = palette if name in ("left", "right") else palette[:0]
+        far_off = cv2.dilate(_foreign_line(far, colours).astype(np.uint8)[:, None],
                              np.ones((2 * reach + 1, 1), np.uint8))[:, 0].astype(bool)
-        off = _foreign_line(near, palette) & far_off
+        off = _foreign_line(near, colours) & far_off
         edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
         longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
         if longest >= MIN_RUN_DIAMETERS * diameter:
