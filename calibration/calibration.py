@@ -42,6 +42,15 @@ MOVED_DIFFERENCE = 18.0
 OCCLUDED_DIFFERENCE = 25.0
 #: Pieces the board's surround is cut into for that comparison.
 SECTORS = 16
+#: Grey-level change (0..255, after the room's overall change) that marks a place of the board
+#: picture as changed.
+CHANGED_LEVEL = 40.0
+#: A changed region that comes from outside the board and reaches this far into the field (share
+#: of the picture's smaller side) is an arm or hand; checkers never come from outside.
+REACH_INTO_FIELD = 0.06
+#: A changed region running from a long side of the field this far across it (share of the
+#: field's height) is an arm: stacks of checkers stop before the middle.
+REACH_ACROSS = 0.6
 
 
 class CalibrationError(ValueError):
@@ -66,6 +75,9 @@ class Calibration:
     aspect: float | None = None
     frame_size: tuple[int, int] | None = None
     signature: tuple[int, ...] = field(default=(), repr=False)
+    #: Small grey picture of the whole board (field and surround) when calibrated, to notice
+    #: an arm reaching in over the field; empty in files written before it existed.
+    board_picture: tuple[int, ...] = field(default=(), repr=False)
     version: int = VERSION
 
     def __post_init__(self) -> None:
@@ -85,6 +97,7 @@ class Calibration:
         if self.frame_size is not None:
             object.__setattr__(self, "frame_size", tuple(int(v) for v in self.frame_size))
         object.__setattr__(self, "signature", tuple(int(v) for v in self.signature))
+        object.__setattr__(self, "board_picture", tuple(int(v) for v in self.board_picture))
 
     # --- players ---------------------------------------------------------------------------
 
@@ -118,8 +131,10 @@ class Calibration:
 
     def with_signature(self, frame: np.ndarray) -> "Calibration":
         picture = self.frame_picture(frame)
+        whole, _ = _board_picture(frame, self.corners, self.geometry())
         h, w = frame.shape[:2]
-        return replace(self, signature=tuple(picture.ravel().tolist()), frame_size=(w, h))
+        return replace(self, signature=tuple(picture.ravel().tolist()), frame_size=(w, h),
+                       board_picture=tuple(whole.ravel().tolist()))
 
     def alignment(self, frame: np.ndarray) -> float | None:
         """Normalised correlation (-1..1) of the frame's board surround with the stored one;
@@ -145,7 +160,10 @@ class Calibration:
         ``None`` when no picture of the board's surround was stored.
 
         The surround is compared piece by piece: a bump shifts all of it, a hand covers a few
-        pieces.
+        pieces.  Then, when a picture of the whole board was stored, the changes over the board
+        are looked at as regions: checkers and dice change places inside the field, but an arm
+        or hand is a change that comes in from outside the board (or from beyond the camera's
+        view) and reaches the field.
         """
         if self.frame_size is not None and tuple(frame.shape[1::-1]) != self.frame_size:
             return "moved"
@@ -174,7 +192,56 @@ class Calibration:
             return "moved"
         if max(differences) > OCCLUDED_DIFFERENCE:
             return "occluded"
+        if self.board_picture and self._reaching_in(frame):
+            return "occluded"
         return "ok"
+
+    def _reaching_in(self, frame: np.ndarray) -> bool:
+        """True when a changed region of the board picture runs from outside the board (or
+        outside the camera's view) into the field: an arm or a hand, not a moved checker."""
+        geometry = self.geometry()
+        now, inside_view = _board_picture(frame, self.corners, geometry)
+        stored = np.asarray(self.board_picture, np.float32)
+        if stored.size != now.size:
+            return False
+        stored = stored.reshape(now.shape)
+        now = now.astype(np.float32)
+        # Room light may change as a whole.
+        shift = float(np.median((now - stored)[inside_view]))
+        changed = (np.abs(now - stored - shift) > CHANGED_LEVEL) & inside_view
+        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN,
+                                   np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(changed)
+        if count <= 1:
+            return False
+        rows, cols = now.shape
+        band = int(round(SIGNATURE_SCALE * SIGNATURE_MARGIN * geometry.width))
+        # Where the board ends: the picture's border and anything beyond the camera's view.
+        outside = np.zeros_like(changed)
+        outside[[0, -1], :] = 1
+        outside[:, [0, -1]] = 1
+        outside |= (~inside_view).astype(np.uint8)
+        outside = cv2.dilate(outside, np.ones((3, 3), np.uint8))
+        # How far into the field each place is (0 outside the field).
+        field_mask = np.zeros_like(changed)
+        field_mask[band: rows - band, band: cols - band] = 1
+        depth = cv2.distanceTransform(field_mask, cv2.DIST_L2, 3)
+        reach = REACH_INTO_FIELD * min(rows, cols)
+        field_rows = rows - 2 * band
+        for label in range(1, count):
+            region = labels == label
+            if outside[region].any() and depth[region].max() >= reach:
+                return True
+            # The far side of the camera's view may cut the arm off; but no stack of
+            # checkers grows from one long side of the field past its middle.
+            ys = np.nonzero(region.any(axis=1))[0]
+            from_top = ys.min() <= band + 1 and ys.max() >= band + REACH_ACROSS * field_rows
+            from_bottom = (ys.max() >= rows - band - 2
+                           and ys.min() <= rows - band - REACH_ACROSS * field_rows)
+            if (from_top or from_bottom) and not _like_a_stack(
+                    region, SIGNATURE_SCALE * geometry.point_width):
+                return True
+        return False
 
     # --- files -----------------------------------------------------------------------------
 
@@ -224,6 +291,19 @@ class Calibration:
         return cls.from_json(text)
 
 
+def _like_a_stack(region: np.ndarray, pitch: float) -> bool:
+    """Whether a changed region stands upright on the field and is a few checkers wide at most,
+    as tall stacks on neighbouring points are (an arm reaching in leans)."""
+    ys = np.nonzero(region.any(axis=1))[0]
+    centres, widths = [], []
+    for y in ys:
+        xs = np.nonzero(region[y])[0]
+        centres.append((xs.min() + xs.max()) / 2)
+        widths.append(xs.max() - xs.min() + 1)
+    drift = float(np.percentile(centres, 90) - np.percentile(centres, 10))
+    return drift <= 0.6 * pitch and float(np.median(widths)) <= 3.2 * pitch
+
+
 def _sector_labels(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
     """For each value of the stored picture, which of :data:`SECTORS` angular pieces of the
     board's surround it belongs to (same order as :func:`_frame_picture`)."""
@@ -245,6 +325,25 @@ def _picture_layout(geometry: BoardGeometry) -> tuple[tuple[int, int], np.ndarra
     mask = np.ones((size[1], size[0]), bool)
     mask[band: size[1] - band, band: size[0] - band] = False
     return (size[1], size[0]), mask
+
+
+def _board_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The whole widened rectangle (field and surround) as a small grey picture, and which of
+    its places the camera sees (the board may reach beyond the frame)."""
+    s = SIGNATURE_SCALE
+    w, h = geometry.width, geometry.height
+    margin = SIGNATURE_MARGIN * w
+    to_small = np.array([[s, 0, s * margin], [0, s, s * margin], [0, 0, 1]], np.float64)
+    matrix = to_small @ homography(corners, geometry)
+    size = (int(round(s * (w + 2 * margin))), int(round(s * (h + 2 * margin))))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_CONSTANT)
+    small = cv2.GaussianBlur(small, (0, 0), 1.0)
+    seen = cv2.warpPerspective(np.full(gray.shape, 255, np.uint8), matrix, size,
+                               flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+    return small, seen > 0
 
 
 def _frame_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
