@@ -11,7 +11,7 @@ scores like a board, :class:`LocateError` says so instead of guessing.
 >>> locate_field(np.zeros((120, 160, 3), np.uint8))
 Traceback (most recent call last):
 ...
-calibration.locate.LocateError: no backgammon board found in the frame (give the corners with --corners)
+calibration.locate.LocateError: cannot find the board: no backgammon board found in the frame (give the corners with --corners)
 """
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ import cv2
 import numpy as np
 
 from calibration.geometry import (
-    BoardGeometry, Corners, GeometryError, bar_evidence, check_corners, field_aspect, warp,
+    BoardGeometry, Corners, GeometryError, bar_evidence, check_corners, field_aspect, homography,
+    warp,
 )
 
 #: Below this pattern score a candidate is not taken for a board.
@@ -137,7 +138,7 @@ def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
     return float(np.sort(score)[1])
 
 
-def locate_field(frame: np.ndarray) -> Corners:
+def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
     """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
@@ -162,5 +163,269 @@ def locate_field(frame: np.ndarray) -> Corners:
             if best is None or score > best[0]:
                 best = (score, corners)
     if best is None or best[0] < MIN_SCORE:
-        raise LocateError("no backgammon board found in the frame (give the corners with --corners)")
-    return tuple((x / scale, y / scale) for x, y in best[1])  # type: ignore[return-value]
+        raise LocateError("cannot find the board: no backgammon board found in the frame "
+                          "(give the corners with --corners)")
+    rough = np.asarray(best[1], np.float64) / scale
+    if trace is not None:
+        trace.append(rough.copy())
+    return refine_corners(frame, rough, trace)
+
+
+POINTS_PER_ROW_F = 12.0
+#: Canonical width of the straightened picture the sides are refined on.
+REFINE_WIDTH = 480
+#: Column strips a side is cut into: each votes for where the side's edge crosses it.
+REFINE_STRIPS = 24
+#: A side's edge counts as clear when its straight-line vote is at least this share of the
+#: strongest edge found near that side.
+INNER_EDGE_SHARE = 0.75
+#: A strip's edge strength (share of its strongest) that counts as support for a line.
+SUPPORT_LEVEL = 0.3
+#: Largest difference between the widths of the two halves of the field, as a share of the
+#: straightened width, while the short sides are placed (rough corners distort a little).
+HALF_MISMATCH = 0.05
+#: Largest lean of a short side (top end against bottom end, share of the width) while it is
+#: placed by the points; the steps repeat, so a larger lean is taken in two goes.
+SIDE_SLANT = 0.03
+
+
+def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: float
+                ) -> list[tuple[float, float, float]]:
+    """Straight lines through per-strip edge profiles: ``(score, start, end)`` offsets.
+
+    ``strip_profiles`` is strips x offsets (edge strength of each strip at each offset across the
+    side); a line runs from ``start`` at the first strip to ``end`` at the last.  Each strip's
+    profile is scaled to its own maximum so that a long edge seen in most strips beats a short,
+    strong one (a checker's rim).
+    """
+    k, n = strip_profiles.shape
+    norm = strip_profiles / (strip_profiles.max(axis=1, keepdims=True) + 1e-6)
+    t = (np.arange(k) + 0.5) / k
+    idx = np.arange(n)
+    # Every (start, end) pair of offsets, interpolated at each strip.
+    pos = idx[:, None, None] * (1 - t) + idx[None, :, None] * t  # n x n x k
+    lo = np.clip(np.floor(pos).astype(int), 0, n - 1)
+    hi = np.clip(lo + 1, 0, n - 1)
+    frac = pos - lo
+    rows = np.arange(k)[None, None, :]
+    along = norm[rows, lo] * (1 - frac) + norm[rows, hi] * frac
+    # A strip supports a line when the line crosses one of that strip's strong edges; the
+    # share of supporting strips tells a side of the field (the whole length) from a
+    # triangle's edge or a row of checkers (part of it).
+    votes = (along >= SUPPORT_LEVEL).mean(axis=2) + 0.1 * along.mean(axis=2)
+    step = offsets[1] - offsets[0]
+    votes[np.abs(idx[:, None] - idx[None, :]) * step > max(max_slant, step)] = -1.0
+    lines = []
+    flat = np.argsort(votes, axis=None)[::-1]
+    for f in flat[:200]:
+        a, b = np.unravel_index(f, votes.shape)
+        if votes[a, b] < 0:
+            break
+        if all(abs(a - a2) + abs(b - b2) > 4 for _, a2, b2 in lines):
+            lines.append((float(votes[a, b]), float(a), float(b)))
+        if len(lines) >= 4:
+            break
+    return [(score, float(offsets[0] + a * (offsets[1] - offsets[0])),
+             float(offsets[0] + b * (offsets[1] - offsets[0]))) for score, a, b in lines]
+
+
+def _straighten(frame: np.ndarray, corners: np.ndarray, margin_x: int, margin_y: int
+                ) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The frame warped so that ``corners`` become the rectangle (margin_x, margin_y) ..
+    (margin_x + w, margin_y + h), w = :data:`REFINE_WIDTH`; returns picture, matrix, w, h."""
+    checked = check_corners(corners)
+    aspect = field_aspect(checked, (frame.shape[1], frame.shape[0]))
+    w = REFINE_WIDTH
+    h = int(round(w * aspect))
+    dst = np.float32([[margin_x, margin_y], [margin_x + w, margin_y],
+                      [margin_x + w, margin_y + h], [margin_x, margin_y + h]])
+    matrix = cv2.getPerspectiveTransform(np.float32(checked), dst)
+    size = (w + 2 * margin_x, h + 2 * margin_y)
+    rect = cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return cv2.GaussianBlur(rect, (0, 0), 1.2), matrix, w, h
+
+
+def _colour_gradient(rect: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """Signed gradient of the channel that changes most (red against black shows in colour
+    more than in grey)."""
+    grads = cv2.Sobel(rect, cv2.CV_32F, dx, dy, ksize=3)
+    if grads.ndim == 2:
+        return grads
+    pick = np.abs(grads).argmax(axis=2)
+    return np.take_along_axis(grads, pick[..., None], axis=2)[..., 0]
+
+
+def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple[str, ...],
+                choose: str, max_slant: float) -> dict[str, tuple]:
+    """Fit the named sides (top, right, bottom, left) of the straightened field to the long
+    straight edges near them; returns each side as two points in straightened coordinates."""
+    gx = _colour_gradient(rect, 1, 0)
+    gy = _colour_gradient(rect, 0, 1)
+    sides = {}
+    for name in names:
+        horizontal = name in ("top", "bottom")
+        grad = gy if horizontal else gx.T
+        m = my if horizontal else mx
+        along = mx if horizontal else my
+        length = w if horizontal else h
+        at = (0 if name in ("top", "left") else (h if horizontal else w)) + m
+        band = grad[at - m: at + m + 1, along: along + length]
+        candidates = []
+        for sign in (1.0, -1.0):
+            part = np.maximum(sign * band, 0.0)
+            strips = np.array_split(part, REFINE_STRIPS, axis=1)
+            profiles = np.stack([s.mean(axis=1) for s in strips])
+            candidates += _side_lines(profiles, np.array([-m, -m + 1.0]), max_slant * length)
+        if not candidates:
+            continue
+        strongest = max(c[0] for c in candidates)
+        clear = [c for c in candidates if c[0] >= INNER_EDGE_SHARE * strongest]
+        if choose == "texture":
+            # The board's frame has several long edges (outer rim, bevels, the field's
+            # edge); the field's edge is the one with the points' pattern just inside and
+            # plain frame just outside.
+            best = max(clear, key=lambda c: _texture_step(rect, name, at, c, w, h, mx, my))
+        else:
+            # Polishing: the clear edge nearest to where the side already is.
+            best = min(clear, key=lambda c: abs(c[1]) + abs(c[2]))
+        _, start, end = best
+        t0, t1 = 0.5 / REFINE_STRIPS * length, (1 - 0.5 / REFINE_STRIPS) * length
+        if horizontal:
+            sides[name] = ((t0 + mx, at + start), (t1 + mx, at + end))
+        else:
+            sides[name] = ((at + start, t0 + my), (at + end, t1 + my))
+    return sides
+
+
+def _texture_step(rect: np.ndarray, name: str, at: int, line: tuple[float, float, float],
+                  w: int, h: int, mx: int, my: int) -> float:
+    """How much more the picture varies along a long side just inside a candidate edge than
+    just outside it: the points (alternating triangles) start right at the field's edge."""
+    horizontal = name in ("top", "bottom")
+    _, start, end = line
+    length = w if horizontal else h
+    along = np.arange(length, dtype=np.float32)
+    offset = start + (end - start) * (along + 0.5) / length
+    inward = 1.0 if name in ("top", "left") else -1.0
+    depth_in = max(3, int(0.08 * h))
+    depth_out = max(2, int(0.03 * h))
+
+    def band(depths: np.ndarray) -> float:
+        across = at + offset[None, :] + inward * depths[:, None]
+        along_grid = np.broadcast_to(along[None, :] + (mx if horizontal else my), across.shape)
+        xs, ys = (along_grid, across) if horizontal else (across, along_grid)
+        picture = cv2.remap(rect, xs.astype(np.float32), ys.astype(np.float32),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        profile = picture.mean(axis=0)  # along the side, per channel
+        smooth = cv2.GaussianBlur(profile, (0, 0), sigmaX=0.5 * length / POINTS_PER_ROW_F)
+        return float(np.sqrt(((profile - smooth) ** 2).mean()))
+
+    inside = band(np.arange(2, depth_in, dtype=np.float32))
+    outside = band(-np.arange(2, depth_out + 2, dtype=np.float32))
+    return inside - outside
+
+
+def _comb_scores(profile: np.ndarray, inner: float, xs: np.ndarray) -> np.ndarray:
+    """For each candidate outer edge ``x`` of one quarter, how well six equal points between
+    ``x`` and the bar edge ``inner`` put the row profile's edges (|d/dx|) on the points'
+    borders and none on their middles (scaled by the profile's level)."""
+    n = profile.size
+    # A few very strong edges (a tray's rim, a checker's glare) must not decide alone.
+    capped = np.minimum(profile, np.percentile(profile, 90))
+    capped = np.convolve(capped, np.ones(5) / 5, mode="same")
+    pitch = (xs - inner) / 6.0  # signed: negative on the left quarter
+    borders = inner + pitch[:, None] * np.arange(1, 7)[None, :]
+    middles = inner + pitch[:, None] * (np.arange(6)[None, :] + 0.5)
+    bi = np.clip(np.round(borders).astype(int), 0, n - 1)
+    mi = np.clip(np.round(middles).astype(int), 0, n - 1)
+    return (capped[bi].mean(axis=1) - capped[mi].mean(axis=1)) / (capped.mean() + 1e-6)
+
+
+def _bar_edges(gx_abs: np.ndarray, mx: int, w: int) -> tuple[float, float] | None:
+    """The bar's two long edges: the strongest pair of full-height vertical edges near the
+    middle of the straightened picture (checkers and dice cover only parts of them)."""
+    profile = np.median(gx_abs, axis=0)
+    profile = np.convolve(profile, np.ones(3) / 3, mode="same")
+    mid = mx + w / 2
+    best = None
+    left = range(int(mid - 0.2 * w), int(mid))
+    for a in left:
+        for width in range(int(0.025 * w), int(0.12 * w)):
+            b = a + width
+            if abs((a + b) / 2 - mid) > 0.12 * w or b >= profile.size:
+                continue
+            score = min(profile[a], profile[b])
+            if best is None or score > best[0]:
+                best = (score, float(a), float(b))
+    return None if best is None else (best[1], best[2])
+
+
+def refine_corners(frame: np.ndarray, rough: np.ndarray,
+                   trace: list[np.ndarray] | None = None) -> Corners:
+    """Sharpen rough corners of the field in three steps on the straightened picture.
+
+    1. The long sides (along the points' bases) are moved to the innermost long straight edge
+       near them: the board's frame meets the field there.
+    2. The short sides are placed by the points: between each short side and the bar stand six
+       equal points, so the side is where a comb of six points ending at the bar lines up with
+       the borders between triangles (side trays and frame edges do not fool this).
+    3. All four sides are polished on the strongest straight edge close by.
+    """
+    corners = np.asarray(rough, np.float64)
+    steps = (("edges", ("top", "bottom"), 0.08, 0.0, "texture", 0.03),
+             ("points", ("left", "right"), 0.02, 0.16, "", 0.0),
+             ("edges", ("top", "bottom"), 0.03, 0.0, "texture", 0.02),
+             ("points", ("left", "right"), 0.02, 0.06, "", 0.0),
+             ("edges", ("top", "right", "bottom", "left"), 0.015, 0.015, "nearest", 0.01))
+    for kind, names, reach_y, reach_x, choose, slant in steps:
+        try:
+            w0 = REFINE_WIDTH
+            mx, my = int(round(reach_x * w0)), int(round(reach_y * w0))
+            rect, matrix, w, h = _straighten(frame, corners, mx, my)
+        except GeometryError:
+            break
+        sides = {"top": ((mx, my), (mx + w, my)), "bottom": ((mx, my + h), (mx + w, my + h)),
+                 "left": ((mx, my), (mx, my + h)), "right": ((mx + w, my), (mx + w, my + h))}
+        if kind == "edges":
+            sides.update(_edge_sides(rect, w, h, mx, my, names, choose, slant))
+        else:
+            gx_abs = np.abs(_colour_gradient(rect, 1, 0))
+            bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w)
+            if bar is None:
+                continue
+            ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}
+            xs = {"left": np.arange(0, int(bar[0] - 0.25 * w)),
+                  "right": np.arange(int(bar[1] + 0.25 * w), w + 2 * mx)}
+            if xs["left"].size == 0 or xs["right"].size == 0:
+                continue
+            bands = ((0.02, 0.16), (0.84, 0.98))
+            profiles = [gx_abs[my + int(y0 * h): my + int(y1 * h)].mean(axis=0) for y0, y1 in bands]
+            rows = [my + (y0 + y1) / 2 * h for y0, y1 in bands]
+            for name, inner in (("left", bar[0]), ("right", bar[1])):
+                top, bottom = (_comb_scores(p, inner, xs[name]) for p in profiles)
+                # The side is straight and nearly upright here: the points at its top and
+                # bottom are judged together (one end may be crowded by checkers).
+                joint = top[:, None] + bottom[None, :]
+                slant = np.abs(xs[name][:, None] - xs[name][None, :])
+                joint[slant > SIDE_SLANT * w] = -np.inf
+                i, j = np.unravel_index(int(np.argmax(joint)), joint.shape)
+                sides[name] = ((float(xs[name][i]), rows[0]), (float(xs[name][j]), rows[1]))
+        found = [_intersect(sides[a], sides[b]) for a, b in
+                 (("left", "top"), ("top", "right"), ("right", "bottom"), ("bottom", "left"))]
+        back = cv2.perspectiveTransform(np.float32(found)[None], np.linalg.inv(matrix))[0]
+        corners = back.astype(np.float64)
+        if trace is not None:
+            trace.append(corners.copy())
+    return tuple((float(x), float(y)) for x, y in corners)  # type: ignore[return-value]
+
+
+def _intersect(a: tuple, b: tuple) -> tuple[float, float]:
+    (x1, y1), (x2, y2) = a
+    (x3, y3), (x4, y4) = b
+    d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(d) < 1e-9:
+        return ((x2 + x3) / 2, (y2 + y3) / 2)
+    p = x1 * y2 - y1 * x2
+    q = x3 * y4 - y3 * x4
+    return ((p * (x3 - x4) - (x1 - x2) * q) / d, (p * (y3 - y4) - (y1 - y2) * q) / d)
