@@ -54,6 +54,10 @@ BAR_THRESHOLD = 0.92
 #: (radii) each of its checkers may sit from the evenly spaced model.
 REGULAR_MAX_STEP = 2.3
 REGULAR_SLACK = 0.2
+#: Score above the threshold that each checker of a stack fitted as a whole must show to be
+#: worth adding: the fit's slack lets a ring snap onto the stack's straight sides, so a count
+#: one or more too high still scores well; an extra checker must pay for itself clearly.
+REGULAR_MARGIN = 0.03
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -561,8 +565,8 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
             if spread >= COLOUR_JUMP:
                 continue
-            # The same objective as the chain: every checker explained counts.
-            value = float((scores - threshold + MEMBER_BONUS).sum())
+            # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
+            value = float((scores - threshold - REGULAR_MARGIN).sum())
             if best is None or value > best[0]:
                 best = (value, x, y, d, a, b, c)
     if best is None:
