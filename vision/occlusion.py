@@ -276,9 +276,9 @@ def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
     the board and the checkers (``palette``, weighted Lab)."""
-    # Along the edge: the median across the strip's few pixels of thickness.
-    middle = np.median(strip, axis=0).astype(np.uint8)[None]
-    line = cv2.cvtColor(middle, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([0.45, 1, 1])
+    # Along the edge: the mean across the strip's few pixels of thickness.
+    mean = cv2.resize(strip, (strip.shape[1], 1), interpolation=cv2.INTER_AREA)
+    line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([0.45, 1, 1])
     plain = np.median(line, axis=0)
     d = np.sqrt(((line - plain) ** 2).sum(axis=1))
     if len(palette):
