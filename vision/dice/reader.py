@@ -219,6 +219,10 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     candidates: list[tuple[float, Pip, np.ndarray, np.ndarray]] = []
     previous = 0
+    # Blobs that were too large for the previous scale, per polarity: a blob's measured size
+    # changes with the scale (a pip 13 px wide at one scale may measure 12 at the next), so
+    # these are looked at again below that scale's band.
+    too_large: dict[int, np.ndarray | None] = {1: None, -1: None}
     for k in settings.scales:
         if k > 2 * min(h, w):
             break
@@ -247,9 +251,15 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.astype(np.uint8), connectivity=8)
             owner = labels.astype(np.int32) - 1
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
+            larger = too_large[polarity]
+            too_large[polarity] = np.zeros((h, w), bool)
             for i in range(1, n):
                 x, y, bw, bh, area = stats[i]
-                if area < 2 or max(bw, bh) > 0.8 * k or max(bw, bh) <= smallest:
+                if max(bw, bh) > 0.8 * k:
+                    too_large[polarity][y:y + bh, x:x + bw] |= labels[y:y + bh, x:x + bw] == i
+                    continue
+                if area < 2 or (max(bw, bh) <= smallest and (
+                        larger is None or not larger[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].any())):
                     continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 for pip, pxs, pys in _blobs_in_component(xs + x, ys + y, diff, polarity):
@@ -453,12 +463,12 @@ _DIAGONAL = (np.array([-PIP_OFFSET, -PIP_OFFSET]), np.array([PIP_OFFSET, PIP_OFF
 _SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
 
 
-def fit_layout(points: np.ndarray, min_squareness: float = 0.6) -> tuple[float, np.ndarray] | None:
+def fit_layout(points: np.ndarray, min_squareness: float = 0.5) -> tuple[float, np.ndarray] | None:
     """Fit n pip centres (in pip-radius units) to the n-pip layout by a similarity transform.
 
     Faces of four or more pips may be parallelograms whose sides differ by up to
     ``min_squareness`` (the points come from pip shapes, which only roughly tell how
-    the face is foreshortened).
+    the face is foreshortened: motion blur stretches every pip along the motion).
 
     Returns ``(error, A)`` with ``A`` the 2x3 map from face units to the points' frame and
     the error as a fraction of the face diagonal, or ``None`` without a one-to-one match.
@@ -687,9 +697,15 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     found = np.sort(edges[closed])
     if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
         return None
-    half = float(np.median(found) / 1.08)  # rays to a square's outline average 1.08 half-edges
+    # Rays to a square's outline are 1 to 1.41 half-edges long: 1.08 on average, 1.02 at the
+    # lower quartile of evenly spread rays.
+    typical = float(np.median(found) / 1.08)
     # Even a large "one" pip leaves a wide margin; a small hole in a digit of the cube does not.
-    return half if half >= settings.min_one_margin else None
+    if typical < settings.min_one_margin:
+        return None
+    # Rays that run on over a side face of a light die on a pale table (where the top's edge is
+    # faint) are longer than the square's, so the short rays tell the face's size.
+    return min(typical, float(np.percentile(found, 25) / 1.02))
 
 
 _ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
@@ -776,6 +792,10 @@ def _toward(offset: np.ndarray, direction: np.ndarray | None) -> bool:
     return bool(offset @ direction > 0.3 * np.linalg.norm(offset))
 
 
+#: Image direction from a die's top to the side faces an upright camera (a photo) shows.
+_UPRIGHT_CAMERA_SIDE = np.array([0.0, 1.0])
+
+
 def _side_direction(groups: list[list[Face]]) -> np.ndarray | None:
     """The direction in the image from a die's top to the side faces the camera sees, learnt
     from dice whose side faces are clearly more slanted than their top; ``None`` if unclear."""
@@ -840,6 +860,52 @@ def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 20.0) -> bool:
             if min(to_segment((pa + qa) / 2, pb, qb), to_segment((pb + qb) / 2, pa, qa)) < near:
                 return True
     return False
+
+
+def _sides_to_the_camera_side(groups: list[list[Face]], away: np.ndarray) -> list[list[Face]]:
+    """A side face between two dice joins the die it lies on the camera's side of (``away``
+    from that die's top): the other die cannot show that face to this camera."""
+    for k, group in enumerate(groups):
+        for face in list(group[1:]):
+            if _toward(face.centre - group[0].centre, away):
+                continue
+            for j, other in enumerate(groups):
+                top = other[0]
+                if j != k and top.polarity == face.polarity and _toward(face.centre - top.centre, away) and \
+                        np.linalg.norm(face.centre - top.centre) < 1.3 * max(top.edge_px, face.edge_px):
+                    group.remove(face)
+                    other.append(face)
+                    break
+    return groups
+
+
+def _join_small_tops(groups: list[list[Face]]) -> list[list[Face]]:
+    """Dice of a set are the same size, and one camera sees their tops at about the same size:
+    a "top" far smaller than the others' (under 0.7 of their median edge) lying just beside
+    another die's top is a side face of that die (seen at a slant, or blurred as much as the top).
+
+    Needs at least two other dice to know the size; the small face joins the nearest such top.
+    """
+    if len(groups) < 3:
+        return groups
+    edges = np.array([group[0].edge_px for group in groups])
+    small = set()
+    for k, group in enumerate(groups):
+        top = group[0]
+        typical = float(np.median(np.delete(edges, k)))
+        if top.edge_px >= 0.7 * typical:
+            continue
+        nearest, nearest_distance = None, math.inf
+        for j, other in enumerate(groups):
+            if j == k or j in small or other[0].polarity != top.polarity or other[0].edge_px < 0.7 * typical:
+                continue
+            distance = float(np.linalg.norm(other[0].centre - top.centre))
+            if distance < 1.3 * other[0].edge_px and distance < nearest_distance:
+                nearest, nearest_distance = j, distance
+        if nearest is not None:
+            groups[nearest].extend(group)
+            small.add(k)
+    return [group for k, group in enumerate(groups) if k not in small]
 
 
 class DiceReader:
@@ -948,6 +1014,7 @@ class DiceReader:
                 groups.append([face])      # seen more squarely than anything near: a die's top
             else:
                 best.append(face)          # a side face of the nearest such top
+        groups = _join_small_tops(groups)
         reference = self._board_metric(region)
         away = None
         if reference is None:
@@ -956,21 +1023,39 @@ class DiceReader:
             # it where two faces of a die are seen about as squarely (a camera slanting ~45 deg).
             away = _side_direction(groups)
             if away is not None:
+                groups = _sides_to_the_camera_side(groups, away)
                 groups = [_top_by_direction(group, away) for group in groups]
+            else:
+                # The frame does not tell (one die, or no die shows a clearly slanted side): side
+                # faces below a top are taken for what the upright camera of a photo shows (it
+                # looks forward and down), though too weak a hint to choose a die's top by.
+                away = _UPRIGHT_CAMERA_SIDE
+                groups = _sides_to_the_camera_side(groups, away)
         tops = [group[0] for group in groups]
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
-        for group, top in zip(groups, tops):
-            side_ratio = max([self._side_ratio(field_, top, top_pips, away)] +
+        group_pips = [{i for face in group for i in face.pips} for group in groups]
+        for k, (group, top) in enumerate(zip(groups, tops)):
+            # Pips of other dice's faces (their tops and the side faces they claimed) are not this die's sides.
+            foreign = top_pips.union(*(pips for j, pips in enumerate(group_pips) if j != k)) - group_pips[k]
+            # (Without the board's slant, a side face whose pips are too small to show their shape
+            # is no sign of a tilt either way, as in _side_ratio.)
+            side_ratio = max([self._side_ratio(field_, top, foreign, away)] +
                              [f.squareness / max(top.squareness, 1e-6) for f in group[1:]
-                              if not _toward(f.centre - top.centre, away)])
+                              if not _toward(f.centre - top.centre, away)
+                              and (reference is not None or f.radius >= 2.5)])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
                 view = math.acos(min(1.0, math.sqrt(vals[0] / vals[1])))  # camera's slant to the board here
                 # A flat die's top is parallel to the board, and its sides show no more than the slant allows.
+                # A side face's pips lie a quarter edge or more from the top's edge, so a flat die
+                # seen from nearly above shows them only as thin slivers (axis ratio about
+                # sin(view)); pips beside the top seen more roundly than that, even too small to
+                # measure well, are on a side face tilted up toward the camera.
                 cocked = (self._squareness(top, reference) < settings.cocked_axis_ratio
-                          or side_ratio > math.tan(view) + settings.cocked_side_margin)
+                          or side_ratio > math.tan(view) + settings.cocked_side_margin
+                          or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin) >= 2)
                 # Pips of a pixel or two show no tilt: such a die is not vouched for as flat.
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt
             else:
@@ -1020,16 +1105,16 @@ class DiceReader:
         return best
 
     @staticmethod
-    def _side_ratio(field_: PipField, top: Face, other_tops: set[int], away: np.ndarray | None = None) -> float:
+    def _side_ratio(field_: PipField, top: Face, foreign: set[int], away: np.ndarray | None = None) -> float:
         """How squarely the die's side faces are seen next to its top: the largest axis ratio of a
-        pip beside the top face (not another die's top pip, not too small to judge, not where the
+        pip beside the top face (not a pip of another die's faces, not too small to judge, not where the
         camera shows every die's side faces) over the top's."""
         centre, edge = top.centre, top.edge_px
         polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
         contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
         best = 0.0
         for index, pip in enumerate(field_.pips):
-            if index in other_tops or pip.polarity != top.polarity:
+            if index in foreign or pip.polarity != top.polarity:
                 continue
             if np.linalg.norm(pip.xy - centre) > 0.9 * edge or \
                     abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
@@ -1044,6 +1129,26 @@ class DiceReader:
                 continue  # where this camera shows every die's side faces
             best = max(best, pip.axis_ratio / max(top.squareness, 1e-6))
         return best
+
+    @staticmethod
+    def _side_pips(field_: PipField, top: Face, foreign: set[int], min_axis_ratio: float) -> int:
+        """How many pips like the top's (same polarity, at least 0.4 of its contrast, 0.4 to 1.6 of
+        its pip size) lie just outside the top face, not of another die's faces, with an axis
+        ratio of at least ``min_axis_ratio``."""
+        centre, edge = top.centre, top.edge_px
+        polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
+        contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
+        count = 0
+        for index, pip in enumerate(field_.pips):
+            if index in foreign or index in top.pips or pip.polarity != top.polarity:
+                continue
+            if np.linalg.norm(pip.xy - centre) > 0.9 * edge or abs(pip.face_grey - pip.pip_grey) < 0.4 * contrast:
+                continue
+            if not 0.4 * top.radius <= pip.radius <= 1.6 * top.radius or pip.axis_ratio < min_axis_ratio:
+                continue
+            if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) < 0:
+                count += 1
+        return count
 
     @staticmethod
     def _board_metric(region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
