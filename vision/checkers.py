@@ -388,8 +388,12 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     shifted = _point_candidates(
         scorer, _shifted_columns(scorer, geometry, centres, candidates, chains), ys, geometry)
     for key, cand in shifted.items():
-        candidates[key] = cand
-        chains[key] = cand.chain(radius, threshold, limit, first_min)
+        chain = cand.chain(radius, threshold, limit, first_min)
+        # A column read again where its quarter's fit puts it keeps what it found before
+        # unless the new reading finds as many checkers (a fit pulled by one odd stack must
+        # not lose a stack that was read right).
+        if len(chain[0]) >= len(chains[key][0]):
+            candidates[key], chains[key] = cand, chain
     for (row, column), cand in candidates.items():
         regular = _regular_stack(scorer, cand, chains[row, column][0], row == "top", radius,
                                  threshold, limit, first_min)
