@@ -191,8 +191,11 @@ class RingScorer:
         # edge of a board seen at a slant is partly hidden under the frame's raised lip.
         # Only the near and far edges hide checkers that way; beside a point there is more
         # field or the frame's side, where a checker's rim must show.
+        # Outside the image nothing was seen at all (a column found shifted toward the image's
+        # side by corners placed inside the field).
         _, y0, _, y1 = self.field_box
-        inside = (fy[:, len(RING_RADII) // 2] >= y0) & (fy[:, len(RING_RADII) // 2] < y1)
+        mid_x, mid_y = fx[:, len(RING_RADII) // 2], fy[:, len(RING_RADII) // 2]
+        inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
         xs = np.minimum(np.maximum(fx, 0), self.width - 1)
         ys = np.minimum(np.maximum(fy, 0), self.height - 1)
         radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2

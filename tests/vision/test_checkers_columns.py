@@ -30,6 +30,25 @@ def _bottom_left_out(corners, share: float):
     return tuple(map(tuple, quad))
 
 
+def _left_side_in(corners, share: float):
+    """The corners with the left side moved inward by ``share`` of the field width (corners
+    found a little inside the field): the outermost checkers are cut by the image's side."""
+    quad = np.asarray(corners, float)
+    quad[0] = quad[0] + share * (quad[1] - quad[0])
+    quad[3] = quad[3] + share * (quad[2] - quad[3])
+    return tuple(map(tuple, quad))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_checkers_cut_by_the_image_side_are_still_read(seed):
+    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False, dice=False,
+                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
+                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
+    obs = BoardReader().read(scene.image, corners=_left_side_in(scene.corners, 0.02))
+    score = score_board(obs, scene.truth)
+    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+
+
 @pytest.mark.parametrize("seed", [0, 3])
 def test_quarter_shifted_by_a_corner_off_the_field_is_still_read(seed):
     scene = render_board(POSITION, RenderOptions(seed=seed, hard=False,
