@@ -149,13 +149,20 @@ def _period(profile: np.ndarray, low: float, high: float) -> tuple[float, float]
         # A local maximum of the autocorrelation, not the slope down from lag 0.
         if v > best and v >= values.get(lag - 1, -1) and v >= values.get(lag + 1, -1):
             best_lag, best = lag, v
+    if best_lag and best_lag - 1 in values and best_lag + 1 in values:
+        # Sub-pixel: a parabola through the peak and its neighbours (ten slabs of 9.5 pixels
+        # are not ten of 9 or 10).
+        a, b, c = values[best_lag - 1], best, values[best_lag + 1]
+        bend = a - 2 * b + c
+        if bend < 0:
+            return best_lag + 0.5 * (a - c) / bend, best
     return float(best_lag), best
 
 
 def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float
               ) -> tuple[int | None, float]:
     """Checkers in one run of rows of one colour: ``rows_fill`` is the share of the tray's
-    width that colour covers on each row, ``luminance`` the mean grey of those pixels per row.
+    width that colour covers on each row, ``luminance`` the mean grey of each row.
     Returns (count, confidence); count None when the run is no row of checkers (too long for
     fifteen slabs, or longer than one slab without any seams): the tray's floor, most likely.
 
@@ -272,10 +279,8 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
         for start, stop in zip(edges[::2], edges[1::2]):
             if stop - start < MIN_RUN_SHARE * SLAB_SHARE[0] * diameter:
                 continue
-            part = mine[start:stop]
-            lum = np.where(part.any(axis=1),
-                           (grey[start:stop] * part).sum(axis=1) / np.maximum(part.sum(axis=1), 1),
-                           grey[start:stop].mean(axis=1))
+            # The seams show in the whole row (light or dark, whatever the checkers' colour).
+            lum = grey[start:stop].mean(axis=1)
             n, conf = count_run(fill[start:stop], lum, diameter)
             if n is None:
                 total = None
