@@ -28,6 +28,19 @@ def test_synthetic_run_reports_every_stage():
     for key in ("point_accuracy", "exact_board_rate", "frames_per_second"):
         assert key in result["read_given_corners"]
     assert 0 <= result["locate"]["found_rate"] <= 1
+    stages = result["_stages"]
+    assert stages.tries["occluded, no hand"] + stages.tries.get("occluded, hand", 0) == 2
+    assert sum(v for k, v in stages.tries.items() if k.startswith("off,")) == 2
+
+
+def test_off_is_scored_through_the_colour_mapping():
+    truth = rows_from_position(Position.from_points(x={6: 5}, o={13: 3}), ("red", "white"))
+    seen = rows_from_position(Position.from_points(x={6: 5}, o={13: 3}), ("dark", "light"))
+    assert evaluate.score_off(seen, truth) == {"off_right": True, "tray_right": None}
+    seen.tray_off = {"dark": 10, "light": 11}
+    assert evaluate.score_off(seen, truth)["tray_right"] is False
+    seen.tray_off = {"dark": 10, "light": 12}
+    assert evaluate.score_off(seen, truth)["tray_right"] is True
 
 
 def test_real_set_from_a_labelled_folder(tmp_path, monkeypatch, capsys):
@@ -45,6 +58,9 @@ def test_real_set_from_a_labelled_folder(tmp_path, monkeypatch, capsys):
     assert evaluate.main(["--set", "real", "--no-dice"]) == 0
     out = capsys.readouterr().out
     assert "a.jpg" in out and "points 24/24" in out and "not scored" in out and "b.jpg" in out
+    # The same clear frame is no hand: one frame of two "with hands" is missed, none falsely.
+    assert "hands called occluded 0/1" in out and "no hands called occluded 0/1" in out
+    assert "stage trays" in out and "borne off right" in out
 
 
 def test_missing_real_set_and_dice_stage_are_reported(tmp_path, monkeypatch, capsys):

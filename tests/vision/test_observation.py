@@ -45,3 +45,16 @@ def test_json_has_exactly_the_documented_shape():
     assert data["bottom"][11] == {"colour": "black", "count": 2, "confidence": 1.0}
     assert data["top"][1] is None
     assert data["bar"] == {} and data["off"] == {"white": 0, "black": 0}
+
+
+def test_json_says_how_off_was_read_and_whether_the_frame_was_covered():
+    rows = rows_from_position(Position.start(), ("white", "black"))
+    rows.tray_visible, rows.off_by_count, rows.occluded = True, False, False
+    data = rows.to_json()
+    assert data["off_from"] == "tray" and data["occluded"] is False and "notes" not in data
+    rows.occluded = True
+    rows.notes.append("something that is not a checker covers top-left (a hand?): not read")
+    data = rows.to_json()
+    assert data["occluded"] is True and data["notes"]
+    # The five documented keys come first, unchanged.
+    assert list(data)[:5] == ["colours", "top", "bottom", "bar", "off"]

@@ -61,3 +61,14 @@ def test_calibrated_reading_gives_the_engine_position():
 def test_not_a_frame():
     with pytest.raises(ReadError):
         BoardReader().read(np.zeros((10, 10), np.uint8), corners=((0, 0), (9, 0), (9, 9), (0, 9)))
+
+
+def test_reading_reports_trays_and_occlusion():
+    scene = render_board(Position.start(), RenderOptions(seed=11, hard=False, hands=False))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert obs.occluded is False
+    assert obs.tray_visible in (True, False)
+    assert obs.off == {name: 0 for name in obs.colours}
+    hand = render_board(Position.start(), RenderOptions(seed=11, hard=False, hands=True))
+    covered = BoardReader().read(hand.image, corners=hand.corners)
+    assert covered.occluded is True and any("hand" in note for note in covered.notes)

@@ -27,3 +27,17 @@ def test_real_boards_with_labelled_corners():
         assert score["points_right"] >= 20, frame["name"]
     assert right / total >= 0.95
     assert bars == len(frames)
+
+
+def test_real_hands_are_seen_and_clear_boards_are_not_occluded():
+    """One frame, no calibration: the labelled boards are clear, the frames with arms and
+    hands over the board (no labels) are not to be taken."""
+    reader = BoardReader()
+    hands = [f for f in load_real() if f["truth"] is None]
+    clear = [f for f in load_real() if f["truth"] is not None]
+    assert hands and clear
+    for frame in clear:
+        obs = reader.read(frame["image"], corners=frame["corners"])
+        assert obs.occluded is False, (frame["name"], obs.notes)
+    seen = sum(bool(reader.read(f["image"], corners=f["corners"]).occluded) for f in hands)
+    assert seen >= len(hands) - 1
