@@ -425,8 +425,9 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
 #: a little off the axis.
 LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
 #: How far (point widths) a checker's centre is looked for either side of its column when
-#: measuring how the columns really lie, and the least shift of a column worth a second look.
-SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.12
+#: measuring how the columns really lie, and the least shift of a column worth a second look
+#: (smaller shifts are within the lateral offsets already tried).
+SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.2
 
 
 def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], ys: np.ndarray,
@@ -473,7 +474,7 @@ def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     Each checker found is re-centred sideways on the coarse ring map (within half a point
     width); per quarter of a row (six columns between the field's edge and the bar) the
     offsets are fitted with a straight line across the columns (a skewed corner shifts the
-    outer columns most).  Columns predicted to lie more than :data:`SHIFT_LEAST` point widths
+    outer columns most) when they span three columns or more, else taken as one shift.  Columns predicted to lie more than :data:`SHIFT_LEAST` point widths
     away are returned, so that they can be read again there.
     """
     width = geometry.point_width
@@ -491,9 +492,16 @@ def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
                     best = lo + int(np.argmax(scorer.map[yi, lo:hi]))
                     columns.append(column)
                     offsets.append(best - centres[row, column])
-            if len(set(columns)) < 2 or len(offsets) < 3:
+            if not offsets:
                 continue
-            slope, intercept = np.polyfit(np.asarray(columns, float), np.asarray(offsets), 1)
+            if max(columns) - min(columns) >= 2 and len(offsets) >= 3:
+                slope, intercept = np.polyfit(np.asarray(columns, float), np.asarray(offsets), 1)
+            else:
+                # Neighbouring columns alone tell no slope (each checker sits a little off
+                # its axis): one shift for the quarter, from at least two checkers.
+                if len(offsets) < 2:
+                    continue
+                slope, intercept = 0.0, float(np.median(offsets))
             for column in quarter:
                 offset = slope * column + intercept
                 if abs(offset) >= SHIFT_LEAST * width:
