@@ -27,6 +27,8 @@ from calibration.geometry import (
 MIN_SCORE = 0.25
 #: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
 BAR_EVIDENCE = 4.0
+#: Width of the canonical field candidates are scored on.
+SCORE_WIDTH = 200
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 
@@ -97,8 +99,8 @@ def _quads(gray: np.ndarray) -> list[np.ndarray]:
                 found.append(approx.reshape(4, 2).astype(np.float64))
     # Drop near-duplicates.
     unique: list[np.ndarray] = []
-    for quad in found:
-        if all(np.abs(_canonical_order(quad) - _canonical_order(u)).max() > 4 for u in unique):
+    for quad in (_canonical_order(q) for q in found):
+        if all(np.abs(quad - u).max() > 4 for u in unique):
             unique.append(quad)
     return unique
 
@@ -110,6 +112,14 @@ def _canonical_order(quad: np.ndarray) -> np.ndarray:
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
     return np.roll(quad, -start, axis=0)
+
+
+def _scoring_geometry(aspect: float) -> BoardGeometry:
+    """A small canonical field for scoring candidates (about 13 pixels a point is plenty)."""
+    geometry = BoardGeometry.default(aspect)
+    f = SCORE_WIDTH / geometry.width
+    return BoardGeometry(SCORE_WIDTH, int(round(geometry.height * f)),
+                         geometry.bar_left * f, geometry.bar_right * f)
 
 
 def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
@@ -155,7 +165,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 corners = check_corners(corners_np)
             except GeometryError:
                 continue
-            geometry = BoardGeometry.default(field_aspect(corners, size))
+            geometry = _scoring_geometry(field_aspect(corners, size))
             field = warp(small, corners, geometry)
             geometry, bar = bar_evidence(field, geometry)
             # A half board shows points too; only the whole field has the bar in its middle.
@@ -200,21 +210,27 @@ def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: floa
     """
     k, n = strip_profiles.shape
     norm = strip_profiles / (strip_profiles.max(axis=1, keepdims=True) + 1e-6)
+    step = offsets[1] - offsets[0]
+    lean = max(1, int(max_slant / step))
     t = (np.arange(k) + 0.5) / k
     idx = np.arange(n)
-    # Every (start, end) pair of offsets, interpolated at each strip.
-    pos = idx[:, None, None] * (1 - t) + idx[None, :, None] * t  # n x n x k
+    # Lines from each start offset leaning by up to ``lean`` offsets over the side's length.
+    ends = idx[:, None] + np.arange(-lean, lean + 1)[None, :]  # n x leans
+    pos = idx[:, None, None] * (1 - t) + ends[:, :, None] * t  # n x leans x k
+    inside = (ends >= 0) & (ends < n)
     lo = np.clip(np.floor(pos).astype(int), 0, n - 1)
     hi = np.clip(lo + 1, 0, n - 1)
-    frac = pos - lo
+    frac = np.clip(pos - lo, 0.0, 1.0)
     rows = np.arange(k)[None, None, :]
     along = norm[rows, lo] * (1 - frac) + norm[rows, hi] * frac
     # A strip supports a line when the line crosses one of that strip's strong edges; the
     # share of supporting strips tells a side of the field (the whole length) from a
     # triangle's edge or a row of checkers (part of it).
-    votes = (along >= SUPPORT_LEVEL).mean(axis=2) + 0.1 * along.mean(axis=2)
-    step = offsets[1] - offsets[0]
-    votes[np.abs(idx[:, None] - idx[None, :]) * step > max(max_slant, step)] = -1.0
+    lean_votes = (along >= SUPPORT_LEVEL).mean(axis=2) + 0.1 * along.mean(axis=2)
+    lean_votes[~inside] = -1.0
+    votes = np.full((n, n), -1.0)
+    a_idx = np.broadcast_to(idx[:, None], ends.shape)[inside]
+    votes[a_idx, ends[inside]] = lean_votes[inside]
     lines = []
     flat = np.argsort(votes, axis=None)[::-1]
     for f in flat[:200]:
@@ -260,17 +276,23 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
                 choose: str, max_slant: float) -> dict[str, tuple]:
     """Fit the named sides (top, right, bottom, left) of the straightened field to the long
     straight edges near them; returns each side as two points in straightened coordinates."""
-    gx = _colour_gradient(rect, 1, 0)
-    gy = _colour_gradient(rect, 0, 1)
     sides = {}
     for name in names:
         horizontal = name in ("top", "bottom")
-        grad = gy if horizontal else gx.T
         m = my if horizontal else mx
         along = mx if horizontal else my
         length = w if horizontal else h
         at = (0 if name in ("top", "left") else (h if horizontal else w)) + m
-        band = grad[at - m: at + m + 1, along: along + length]
+        # The gradient across the side, only in the band around it (one pixel more each way
+        # for the derivative).
+        if horizontal:
+            lo = max(at - m - 1, 0)
+            grad = _colour_gradient(rect[lo: at + m + 2], 0, 1)
+            band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
+        else:
+            lo = max(at - m - 1, 0)
+            grad = _colour_gradient(rect[:, lo: at + m + 2], 1, 0).T
+            band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
         candidates = []
         for sign in (1.0, -1.0):
             part = np.maximum(sign * band, 0.0)
@@ -318,7 +340,8 @@ def _texture_step(rect: np.ndarray, name: str, at: int, line: tuple[float, float
         picture = cv2.remap(rect, xs.astype(np.float32), ys.astype(np.float32),
                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         profile = picture.mean(axis=0)  # along the side, per channel
-        smooth = cv2.GaussianBlur(profile, (0, 0), sigmaX=0.5 * length / POINTS_PER_ROW_F)
+        box = max(3, int(length / POINTS_PER_ROW_F) | 1)  # about a point wide
+        smooth = cv2.blur(profile[None], (box, 1), borderType=cv2.BORDER_REFLECT)[0]
         return float(np.sqrt(((profile - smooth) ** 2).mean()))
 
     inside = band(np.arange(2, depth_in, dtype=np.float32))
@@ -348,17 +371,14 @@ def _bar_edges(gx_abs: np.ndarray, mx: int, w: int) -> tuple[float, float] | Non
     profile = np.median(gx_abs, axis=0)
     profile = np.convolve(profile, np.ones(3) / 3, mode="same")
     mid = mx + w / 2
-    best = None
-    left = range(int(mid - 0.2 * w), int(mid))
-    for a in left:
-        for width in range(int(0.025 * w), int(0.12 * w)):
-            b = a + width
-            if abs((a + b) / 2 - mid) > 0.12 * w or b >= profile.size:
-                continue
-            score = min(profile[a], profile[b])
-            if best is None or score > best[0]:
-                best = (score, float(a), float(b))
-    return None if best is None else (best[1], best[2])
+    a = np.arange(int(mid - 0.2 * w), int(mid))[:, None]
+    b = a + np.arange(int(0.025 * w), int(0.12 * w))[None, :]
+    usable = (np.abs((a + b) / 2 - mid) <= 0.12 * w) & (b < profile.size)
+    if not usable.any():
+        return None
+    a, b = np.broadcast_to(a, b.shape)[usable], b[usable]
+    i = int(np.argmax(np.minimum(profile[a], profile[b])))
+    return float(a[i]), float(b[i])
 
 
 def refine_corners(frame: np.ndarray, rough: np.ndarray,
@@ -400,7 +420,8 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
             if xs["left"].size == 0 or xs["right"].size == 0:
                 continue
             bands = ((0.02, 0.16), (0.84, 0.98))
-            profiles = [gx_abs[my + int(y0 * h): my + int(y1 * h)].mean(axis=0) for y0, y1 in bands]
+            profiles = [np.median(gx_abs[my + int(y0 * h): my + int(y1 * h)], axis=0)
+                        for y0, y1 in bands]
             rows = [my + (y0 + y1) / 2 * h for y0, y1 in bands]
             for name, inner in (("left", bar[0]), ("right", bar[1])):
                 top, bottom = (_comb_scores(p, inner, xs[name]) for p in profiles)
