@@ -9,6 +9,10 @@ are mostly tangential somewhere and cancel out).  A stack is then a chain of suc
 starts at the field edge and advances by roughly one diameter (less when the player overlaps a
 tall stack).  Bar checkers are found the same way along the bar's axis.
 
+Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
+whose checkers sit consistently beside their columns is read again where they are, and ring
+directions that fall outside the warped image count as unseen rather than as missing rims.
+
 The stage returns image-space facts only (centres, scores, mean colours); naming colours and
 mapping them to players happens in :mod:`vision.reader` with the calibration.
 
@@ -67,6 +71,13 @@ OVERLAP_BELOW = 1.85
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.0, 2.75
+#: Lateral offsets (shares of the point width) tried around a point's axis: hands put checkers
+#: a little off the axis.
+LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
+#: How far (point widths) a checker's centre is looked for either side of its column when
+#: measuring how the columns really lie, and the least shift of a column worth a second look
+#: (smaller shifts are within the lateral offsets already tried).
+SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.2
 #: Where the first checker's centre may be, in radii from the field edge.
 FIRST_MIN, FIRST_MAX = 0.4, 2.0
 #: With a margin around the field, a first centre may lie this far (radii) beyond the given edge
@@ -421,15 +432,6 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     return CheckerFindings(stacks, radius, threshold)
 
 
-#: Lateral offsets (shares of the point width) tried around a point's axis: hands put checkers
-#: a little off the axis.
-LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
-#: How far (point widths) a checker's centre is looked for either side of its column when
-#: measuring how the columns really lie, and the least shift of a column worth a second look
-#: (smaller shifts are within the lateral offsets already tried).
-SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.2
-
-
 def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], ys: np.ndarray,
                       geometry: BoardGeometry) -> dict[tuple[str, int], _Candidates]:
     """Candidate centres along the axes of points (``(row, column)`` -> image x of the point's
@@ -474,8 +476,9 @@ def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     Each checker found is re-centred sideways on the coarse ring map (within half a point
     width); per quarter of a row (six columns between the field's edge and the bar) the
     offsets are fitted with a straight line across the columns (a skewed corner shifts the
-    outer columns most) when they span three columns or more, else taken as one shift.  Columns predicted to lie more than :data:`SHIFT_LEAST` point widths
-    away are returned, so that they can be read again there.
+    outer columns most) when they span three columns or more, else taken as one shift.
+    Columns predicted to lie more than :data:`SHIFT_LEAST` point widths away are returned, so
+    that they can be read again there.
     """
     width = geometry.point_width
     reach = int(np.ceil(SHIFT_SEARCH * width))
