@@ -27,8 +27,10 @@ from calibration.geometry import (
 MIN_SCORE = 0.25
 #: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
 BAR_EVIDENCE = 4.0
+#: Refined corners are kept when their field scores at least this share of the rough one's.
+REFINED_KEEP = 0.75
 #: Width of the canonical field candidates are scored on.
-SCORE_WIDTH = 200
+SCORE_WIDTH = 320
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 
@@ -165,11 +167,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 corners = check_corners(corners_np)
             except GeometryError:
                 continue
-            geometry = _scoring_geometry(field_aspect(corners, size))
-            field = warp(small, corners, geometry)
-            geometry, bar = bar_evidence(field, geometry)
-            # A half board shows points too; only the whole field has the bar in its middle.
-            score = pattern_score(field, geometry) * min(1.0, bar / BAR_EVIDENCE)
+            score = _board_score(small, corners)
             if best is None or score > best[0]:
                 best = (score, corners)
     if best is None or best[0] < MIN_SCORE:
@@ -178,7 +176,29 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     rough = np.asarray(best[1], np.float64) / scale
     if trace is not None:
         trace.append(rough.copy())
-    return refine_corners(frame, rough, trace)
+    refined = refine_corners(frame, rough, trace)
+    # The refinement follows edges and the points' rhythm; should it have wandered off (a
+    # strong edge that is not the field's), the pattern inside says so.
+    try:
+        kept = _board_score(small, check_corners(np.asarray(refined) * scale))
+    except GeometryError:
+        kept = 0.0
+    if kept < REFINED_KEEP * best[0]:
+        if trace is not None:
+            trace.append(rough.copy())
+        return tuple((float(x), float(y)) for x, y in rough)  # type: ignore[return-value]
+    return refined
+
+
+def _board_score(small: np.ndarray, corners: Corners) -> float:
+    """How much the field on ``corners`` looks like a backgammon field: the points' pattern
+    (:func:`pattern_score`) times the evidence for a bar in the middle."""
+    size = (small.shape[1], small.shape[0])
+    geometry = _scoring_geometry(field_aspect(corners, size))
+    field = warp(small, corners, geometry)
+    geometry, bar = bar_evidence(field, geometry)
+    # A half board shows points too; only the whole field has the bar in its middle.
+    return pattern_score(field, geometry) * min(1.0, bar / BAR_EVIDENCE)
 
 
 POINTS_PER_ROW_F = 12.0
