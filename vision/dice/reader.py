@@ -705,7 +705,20 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
         return None
     # Rays that run on over a side face of a light die on a pale table (where the top's edge is
     # faint) are longer than the square's, so the short rays tell the face's size.
-    return min(typical, float(np.percentile(found, 25) / 1.02))
+    half = min(typical, float(np.percentile(found, 25) / 1.02))
+    # A pip like it (as clear, as large, as round) closer than a neighbouring die's top could
+    # bring one (1.5 half-edges, dice touching) is of the same face: a larger face whose pips
+    # were not joined (a translucent die's), not a one.
+    metric = np.linalg.inv(4.0 * pip.cov)
+    contrast = abs(pip.face_grey - pip.pip_grey)
+    for other in field_.pips:
+        if other is pip or other.polarity != pip.polarity:
+            continue
+        v = other.xy - pip.xy
+        if float(np.sqrt(v @ metric @ v)) < 1.3 * half and abs(other.face_grey - other.pip_grey) >= 0.5 * contrast \
+                and 0.7 * pip.radius <= other.radius <= 1.45 * pip.radius and other.axis_ratio >= 0.8 * pip.axis_ratio:
+            return None
+    return half
 
 
 _ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
@@ -1055,7 +1068,7 @@ class DiceReader:
                 # measure well, are on a side face tilted up toward the camera.
                 cocked = (self._squareness(top, reference) < settings.cocked_axis_ratio
                           or side_ratio > math.tan(view) + settings.cocked_side_margin
-                          or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin) >= 2)
+                          or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin))
                 # Pips of a pixel or two show no tilt: such a die is not vouched for as flat.
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt
             else:
@@ -1131,14 +1144,15 @@ class DiceReader:
         return best
 
     @staticmethod
-    def _side_pips(field_: PipField, top: Face, foreign: set[int], min_axis_ratio: float) -> int:
-        """How many pips like the top's (same polarity, at least 0.4 of its contrast, 0.4 to 1.6 of
-        its pip size) lie just outside the top face, not of another die's faces, with an axis
-        ratio of at least ``min_axis_ratio``."""
+    def _side_pips(field_: PipField, top: Face, foreign: set[int], min_axis_ratio: float) -> bool:
+        """Does a side face show pips: two pips like the top's (same polarity, at least 0.4 of its
+        contrast (a side face is lit less), 0.4 to 1.6 of its pip size), or one of at least 0.6 of
+        its pip size, just outside the top face, not of another die's faces, with an axis ratio of
+        at least ``min_axis_ratio``?"""
         centre, edge = top.centre, top.edge_px
         polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
         contrast = np.median([abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in top.pips])
-        count = 0
+        count, clear = 0, 0
         for index, pip in enumerate(field_.pips):
             if index in foreign or index in top.pips or pip.polarity != top.polarity:
                 continue
@@ -1148,7 +1162,8 @@ class DiceReader:
                 continue
             if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) < 0:
                 count += 1
-        return count
+                clear += pip.radius >= 0.6 * top.radius
+        return count >= 2 or clear >= 1
 
     @staticmethod
     def _board_metric(region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
