@@ -272,7 +272,9 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     n = len(ys)
     if n == 0:
         return [], 0.0
-    first = (ys >= first_min * radius) & (ys <= FIRST_MAX * radius)
+    # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
+    # facing edge may end where this point's base would be).
+    first = (ys >= first_min * radius) & (ys <= FIRST_MAX * radius) & (ys <= limit)
     step = ys[None, :] - ys[:, None]
     follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
     if colours is not None and len(colours):

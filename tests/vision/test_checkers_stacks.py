@@ -22,3 +22,17 @@ def test_tall_stacks_counted_exactly(seed, hard):
     obs = BoardReader().read(scene.image, corners=scene.corners)
     score = score_board(obs, scene.truth)
     assert score["exact"], (obs.to_json(), scene.truth.to_json())
+
+
+#: Two stacks of fifteen: each reaches across the field to the facing point's edge.
+FIFTEENS = Position.from_points(x={13: 15}, o={8: 15})
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_stack_reaching_the_facing_edge_is_no_checker_there(seed):
+    """The far end of a stack of fifteen lies where the facing point's first checker would:
+    it belongs to the long stack, not to the facing point."""
+    scene = render_board(FIFTEENS, RenderOptions(seed=seed, hard=False, dice=False, hands=False))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    score = score_board(obs, scene.truth)
+    assert score["exact"], (obs.to_json(), scene.truth.to_json())
