@@ -40,6 +40,9 @@ from calibration.geometry import POINTS_PER_QUARTER, BoardGeometry, Corners, hom
 
 #: Lightness-weighted Lab distance beyond which a pixel is not the board or a checker.
 FOREIGN = 28.0
+#: Weight of Lab lightness in that distance: light and shade (glare, a shadow across the board)
+#: change lightness most, an arm over the board changes colour.
+LIGHTNESS = 0.38
 #: Work scale of the field (the canonical field is 320 pixels wide).
 SCALE = 0.25
 #: A foreign patch on the field this large (in checker areas) is something over the board.
@@ -162,10 +165,10 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         field_bgr = field_bgr[m: m + geometry.height, m: m + geometry.width]
     small = cv2.resize(field_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab * np.float32([0.45, 1, 1])  # lightness counts for little (glare, shade)
+    lab = lab * np.float32([LIGHTNESS, 1, 1])
     h, w = lab.shape[:2]
     half = h // 2
-    centres = weighted(np.asarray(centres_lab, np.float32).reshape(-1, 3))
+    centres = np.asarray(centres_lab, np.float32).reshape(-1, 3) * np.float32([LIGHTNESS, 1, 1])
     r_canon = radius if radius is not None else geometry.checker_radius
     on_checker = np.zeros((h, w), np.uint8)
     for x, y in checkers:  # checkers found are explained, rims and shadows included
@@ -189,14 +192,21 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         part = lab[ys, x0:x1]
         d_check = np.sqrt(((part[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)).min(axis=2)
         foreign[ys, x0:x1] = alone & (d_check > FOREIGN)
-    # The bar and the middle are not modelled by the columns: judged by the bar's own median.
+    # The board's colours, from the columns' pixels that other columns bear out.
+    in_columns = np.zeros((h, w), bool)
+    for a, b in spans:
+        in_columns[:, int(round(a)): max(int(round(a)) + 1, int(round(b)))] = True
+    palette = np.concatenate([centres, board_palette(lab[in_columns & ~foreign
+                                                         & (on_checker == 0)])])
+    # The bar is not one of the columns: there a pixel is foreign when it is unlike the bar's
+    # own typical colour and every colour of the board (its edges, a bar a little off).
     bar = slice(int(geometry.bar_left * scale), int(np.ceil(geometry.bar_right * scale)))
     if bar.stop > bar.start:
         part = lab[:, bar]
         expected = np.median(part.reshape(-1, 3), axis=0)
-        d_board = np.sqrt(((part - expected) ** 2).sum(axis=2))
-        d_check = np.sqrt(((part[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)).min(axis=2)
-        foreign[:, bar] = np.minimum(d_board, d_check) > FOREIGN
+        d_bar = np.sqrt(((part - expected) ** 2).sum(axis=2))
+        d_board = np.sqrt(((part[:, :, None, :] - palette[None, None]) ** 2).sum(axis=3)).min(axis=2)
+        foreign[:, bar] = (d_bar > FOREIGN) & (d_board > FOREIGN)
     mask = (foreign & (on_checker == 0)).astype(np.uint8)
     # Thin things (rims, point edges a little out of place, seams) are not hands.
     size = max(3, int(round(r_canon * scale * 0.8)) | 1)
@@ -213,8 +223,6 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         covered += area
         cx, cy = centroids[k]
         places.append(f"{'top' if cy < h / 2 else 'bottom'}-{'left' if cx < w / 2 else 'right'}")
-    explained = ~foreign & (on_checker == 0)
-    palette = np.concatenate([centres, board_palette(lab[explained])])
     edges = edge_runs(band, palette, 2 * r_canon)
     places += [f"{name} edge" for name in edges]
     return Occlusion(bool(places), sorted(set(places)), round(covered / (h * w), 3))
@@ -278,7 +286,7 @@ def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     the board and the checkers (``palette``, weighted Lab)."""
     # Along the edge: the mean across the strip's few pixels of thickness.
     mean = cv2.resize(strip, (strip.shape[1], 1), interpolation=cv2.INTER_AREA)
-    line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([0.45, 1, 1])
+    line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([LIGHTNESS, 1, 1])
     plain = np.median(line, axis=0)
     d = np.sqrt(((line - plain) ** 2).sum(axis=1))
     if len(palette):
