@@ -78,7 +78,8 @@ def _sigmoid(x: float) -> float:
 
 
 class BoardReader:
-    """Reads checkers on every point, the bar, and (by count) borne off from a frame.
+    """Reads checkers on every point, the bar, and borne off (from a side tray in view, else
+    by count) from a frame, and flags a frame with something over the board (``occluded``).
 
     With a :class:`~calibration.calibration.Calibration` the corners, bar and colours come from
     it and a moved board is reported; without one, pass ``corners`` or let it look for the board.
