@@ -27,8 +27,9 @@ from calibration.geometry import (
 MIN_SCORE = 0.25
 #: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
 BAR_EVIDENCE = 4.0
-#: Refined corners are kept when their field scores at least this share of the rough one's.
-REFINED_KEEP = 0.75
+#: Refined corners are kept unless their field scores below this share of the rough one's (a
+#: refinement gone astray; the score is too blunt to judge finer).
+REFINED_KEEP = 0.5
 #: Width of the canonical field candidates are scored on.
 SCORE_WIDTH = 320
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
