@@ -251,15 +251,15 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.astype(np.uint8), connectivity=8)
             owner = labels.astype(np.int32) - 1
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
+            big = np.maximum(stats[:, 2], stats[:, 3]) > 0.8 * k
+            big[0] = False
             larger = too_large[polarity]
-            too_large[polarity] = np.zeros((h, w), bool)
+            # Which components overlap a blob too large for the previous scale (one pass, not per blob).
+            seen_larger = np.zeros(n, bool) if larger is None else np.bincount(labels[larger], minlength=n) > 0
+            too_large[polarity] = big[labels]
             for i in range(1, n):
                 x, y, bw, bh, area = stats[i]
-                if max(bw, bh) > 0.8 * k:
-                    too_large[polarity][y:y + bh, x:x + bw] |= labels[y:y + bh, x:x + bw] == i
-                    continue
-                if area < 2 or (max(bw, bh) <= smallest and (
-                        larger is None or not larger[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].any())):
+                if big[i] or area < 2 or (max(bw, bh) <= smallest and not seen_larger[i]):
                     continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 for pip, pxs, pys in _blobs_in_component(xs + x, ys + y, diff, polarity):
@@ -1066,14 +1066,14 @@ class DiceReader:
                 # seen from nearly above shows them only as thin slivers (axis ratio about
                 # sin(view)); pips beside the top seen more roundly than that, even too small to
                 # measure well, are on a side face tilted up toward the camera.
-                cocked = (self._squareness(top, reference) < settings.cocked_axis_ratio
-                          or side_ratio > math.tan(view) + settings.cocked_side_margin
-                          or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin))
+                tilted = (self._squareness(top, reference) < settings.cocked_axis_ratio
+                          or side_ratio > math.tan(view) + settings.cocked_side_margin)
+                cocked = tilted or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin)
                 # Pips of a pixel or two show no tilt: such a die is not vouched for as flat.
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
-                cocked = side_ratio > settings.cocked_side_ratio
+                cocked = tilted = side_ratio > settings.cocked_side_ratio
                 judgeable = True
             marks = _unexplained_marks(field_, top)
             if marks > 2.0:
@@ -1083,7 +1083,9 @@ class DiceReader:
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
             confidence *= min(1.0, contrast / 40.0)
-            if not readable and not cocked and (top.value == 1 or confidence < 0.5):
+            # (Marks beside an unreadable lone mark do not make it a die: only a tilt seen in the
+            # face itself does.)
+            if not readable and not tilted and (top.value == 1 or confidence < 0.5):
                 continue  # a lone mark among others (a key of a keyboard, print): not a die
             value = top.value if readable and not cocked else None
             dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
