@@ -30,8 +30,11 @@ BAR_EVIDENCE = 4.0
 #: Refined corners are kept unless their field scores below this share of the rough one's (a
 #: refinement gone astray; the score is too blunt to judge finer).
 REFINED_KEEP = 0.5
-#: Width of the canonical field candidates are scored on.
+#: Width of the canonical field candidates are scored on: a quick look at all, then a closer
+#: look at the few best (the quick score ranks well but decides less surely).
 SCORE_WIDTH = 320
+QUICK_SCORE_WIDTH = 160
+CLOSER_LOOKS = 4
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 
@@ -117,11 +120,11 @@ def _canonical_order(quad: np.ndarray) -> np.ndarray:
     return np.roll(quad, -start, axis=0)
 
 
-def _scoring_geometry(aspect: float) -> BoardGeometry:
-    """A small canonical field for scoring candidates (about 13 pixels a point is plenty)."""
+def _scoring_geometry(aspect: float, width: int) -> BoardGeometry:
+    """A canonical field ``width`` pixels wide for scoring candidates."""
     geometry = BoardGeometry.default(aspect)
-    f = SCORE_WIDTH / geometry.width
-    return BoardGeometry(SCORE_WIDTH, int(round(geometry.height * f)),
+    f = width / geometry.width
+    return BoardGeometry(width, int(round(geometry.height * f)),
                          geometry.bar_left * f, geometry.bar_right * f)
 
 
@@ -159,7 +162,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         if scale < 1 else frame
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     best: tuple[float, Corners] | None = None
-    size = (small.shape[1], small.shape[0])
+    quick: list[tuple[float, Corners]] = []
     for quad in _quads(gray):
         ordered = _canonical_order(quad)
         for shift in range(2):  # the long sides may be either pair; 180 degrees is the same field
@@ -168,9 +171,13 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 corners = check_corners(corners_np)
             except GeometryError:
                 continue
-            score = _board_score(small, corners)
-            if best is None or score > best[0]:
-                best = (score, corners)
+            quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH), corners))
+    # A quick look at every outline, a closer one at the few best.
+    quick.sort(key=lambda item: -item[0])
+    for _, corners in quick[:CLOSER_LOOKS]:
+        score = _board_score(small, corners)
+        if best is None or score > best[0]:
+            best = (score, corners)
     if best is None or best[0] < MIN_SCORE:
         raise LocateError("cannot find the board: no backgammon board found in the frame "
                           "(give the corners with --corners)")
@@ -191,11 +198,11 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     return refined
 
 
-def _board_score(small: np.ndarray, corners: Corners) -> float:
+def _board_score(small: np.ndarray, corners: Corners, width: int | None = None) -> float:
     """How much the field on ``corners`` looks like a backgammon field: the points' pattern
     (:func:`pattern_score`) times the evidence for a bar in the middle."""
     size = (small.shape[1], small.shape[0])
-    geometry = _scoring_geometry(field_aspect(corners, size))
+    geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
     geometry, bar = bar_evidence(field, geometry)
     # A half board shows points too; only the whole field has the bar in its middle.
@@ -278,9 +285,9 @@ def _straighten(frame: np.ndarray, corners: np.ndarray, margin_x: int, margin_y:
                       [margin_x + w, margin_y + h], [margin_x, margin_y + h]])
     matrix = cv2.getPerspectiveTransform(np.float32(checked), dst)
     size = (w + 2 * margin_x, h + 2 * margin_y)
-    rect = cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    return cv2.GaussianBlur(rect, (0, 0), 1.2), matrix, w, h
+    rect = cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(rect, (0, 0), 1.2).astype(np.float32), matrix, w, h
 
 
 def _colour_gradient(rect: np.ndarray, dx: int, dy: int) -> np.ndarray:
