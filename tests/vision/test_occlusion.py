@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from calibration.geometry import BoardGeometry
 from engine.position import Position
@@ -51,6 +52,7 @@ def test_checkers_found_are_not_occlusion():
     assert not find_occlusion(field, geometry, WHITE_BLACK, centres).occluded
 
 
+@pytest.mark.slow
 def test_renderer_hands_mostly_seen_and_clear_frames_mostly_not():
     reader = BoardReader()
     hands = clear = 0
