@@ -178,6 +178,7 @@ class RingScorer:
         angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
         self._cos, self._sin = np.cos(angles), np.sin(angles)
         self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
+        self._cos2_32, self._sin2_32 = self._cos2.astype(np.float32), self._sin2.astype(np.float32)
         axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
         self._up, self._down = self._sin < -axis_arc, self._sin > axis_arc
 
@@ -209,7 +210,9 @@ class RingScorer:
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
         xs = np.minimum(np.maximum(fx, 0), self.width - 1)
         ys = np.minimum(np.maximum(fy, 0), self.height - 1)
-        radial = self.a[ys, xs] * self._cos2 + self.b[ys, xs] * self._sin2
+        flat = ys * self.width + xs  # one flat gather per map is several times faster
+        radial = (self.a.ravel().take(flat) * self._cos2_32
+                  + self.b.ravel().take(flat) * self._sin2_32)
         hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
         near, far = (self._up, self._down) if edge_up else (self._down, self._up)
         # Columns: all round, without the far arc, without the near arc.
