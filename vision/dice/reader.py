@@ -706,16 +706,17 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     # Rays that run on over a side face of a light die on a pale table (where the top's edge is
     # faint) are longer than the square's, so the short rays tell the face's size.
     half = min(typical, float(np.percentile(found, 25) / 1.02))
-    # A pip like it (as clear, as large, as round) closer than a neighbouring die's top could
-    # bring one (1.5 half-edges, dice touching) is of the same face: a larger face whose pips
-    # were not joined (a translucent die's), not a one.
+    # A pip like it (about as clear, as large, as round) closer than a neighbouring die's top
+    # could bring one (1.5 half-edges, dice touching) is of the same face: a larger face whose
+    # pips were not joined (a translucent die's), not a one.  (The far faces' pips seen through
+    # a translucent die are fainter, about half as clear or less.)
     metric = np.linalg.inv(4.0 * pip.cov)
     contrast = abs(pip.face_grey - pip.pip_grey)
     for other in field_.pips:
         if other is pip or other.polarity != pip.polarity:
             continue
         v = other.xy - pip.xy
-        if float(np.sqrt(v @ metric @ v)) < 1.3 * half and abs(other.face_grey - other.pip_grey) >= 0.5 * contrast \
+        if float(np.sqrt(v @ metric @ v)) < 1.3 * half and abs(other.face_grey - other.pip_grey) >= 0.7 * contrast \
                 and 0.7 * pip.radius <= other.radius <= 1.45 * pip.radius and other.axis_ratio >= 0.8 * pip.axis_ratio:
             return None
     return half
