@@ -15,19 +15,23 @@ or size:
    similarity transform; faces that do not are dropped or split.
 3. **Dice.**  The face seen most squarely (roundest pips) is a die's top; faces next to
    it, foreshortened differently or sharing an edge with it, are its side faces and join
-   the nearest top.  A single pip (a one) counts only if a face edge closes around it at
-   a plausible distance, or if its die's side faces lie beside it.  A face with
+   the nearest top (without a region, the top they lie on the camera's side of); a "top"
+   far smaller than the frame's other tops, beside one of them, is a side face too.  A
+   single pip (a one) counts only if a face edge closes around it at a plausible distance
+   (the short rays give the face's size) with no pip like it inside that reach, or if its
+   die's side faces lie beside it.  A face with
    unexplained marks on it, or with a pip-like spot where a larger layout has a pip
    (a five whose faint pips were missed must not read as a three), is not read.
 4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
    side faces show no more than the camera's slant allows.  With the playing field's
    corners (``region``) the board's slant at every point is known (the homography of
-   the field), and a die tilted against it, or showing too much of a side, is cocked;
-   a die whose pips are too small to show a tilt is not read.  Without the corners the
+   the field), and a die tilted against it, or showing too much of a side (or pips of a
+   side face seen more roundly than the slant allows, even ones too small to measure), is
+   cocked; a die whose pips are too small to show a tilt is not read.  Without the corners the
    slant is unknown (a die seen at a slant looks like a cocked die seen from above): the
    side on which this camera shows the dice's side faces is learnt from the dice whose
-   top is plain, and a die showing a side face about as squarely as its top elsewhere
-   is called cocked.  A cocked die's value is never given.
+   top is plain (failing that, below the tops, as an upright camera shows them), and a
+   die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
