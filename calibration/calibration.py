@@ -51,6 +51,8 @@ REACH_INTO_FIELD = 0.06
 #: A changed region running from a long side of the field this far across it (share of the
 #: field's height) is an arm: stacks of checkers stop before the middle.
 REACH_ACROSS = 0.6
+#: How far inside a long side such a region may begin (share of the field's height).
+EDGE_SLACK = 0.1
 
 
 class CalibrationError(ValueError):
@@ -235,8 +237,10 @@ class Calibration:
             # The far side of the camera's view may cut the arm off; but no stack of
             # checkers grows from one long side of the field past its middle.
             ys = np.nonzero(region.any(axis=1))[0]
-            from_top = ys.min() <= band + 1 and ys.max() >= band + REACH_ACROSS * field_rows
-            from_bottom = (ys.max() >= rows - band - 2
+            # (An arm as dark as the points' bases shows only a little inside the edge.)
+            near = band + EDGE_SLACK * field_rows
+            from_top = ys.min() <= near and ys.max() >= band + REACH_ACROSS * field_rows
+            from_bottom = (ys.max() >= rows - 1 - near
                            and ys.min() <= rows - band - REACH_ACROSS * field_rows)
             if (from_top or from_bottom) and not _like_a_stack(
                     region, SIGNATURE_SCALE * geometry.point_width):

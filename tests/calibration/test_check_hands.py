@@ -1,0 +1,87 @@
+"""The board check: an arm over the field is "occluded", moved checkers are "ok", and files
+written before the board picture existed still load and check."""
+from __future__ import annotations
+
+import json
+import cv2
+import numpy as np
+import pytest
+
+from calibration.calibration import Calibration
+from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+
+BASE = dict(camera_seed=60, hard=False, scheme=CHECKER_SCHEMES[0], dice=False, hands=False)
+
+
+@pytest.fixture(scope="module")
+def calibrated() -> tuple[Calibration, np.ndarray]:
+    scene = render_board(None, RenderOptions(seed=60, **BASE))
+    return Calibration(corners=scene.corners).with_signature(scene.image), scene.image
+
+
+def _arm(image: np.ndarray, corners, start: float, end: float, width: float = 0.1,
+         colour=(150, 185, 230)) -> np.ndarray:
+    """A straight sleeve from beyond the field's top edge to ``end`` of the way down, entering
+    at ``start`` of the way along the top edge (shares of the field)."""
+    tl, tr, br, bl = (np.asarray(c, float) for c in corners)
+    top = tl + (tr - tl) * start
+    bottom_edge = bl + (br - bl) * (start + 0.1)
+    tip = top + (bottom_edge - top) * end
+    outside = top - (bottom_edge - top) * 0.5
+    out = image.copy()
+    thickness = int(width * np.linalg.norm(tr - tl))
+    cv2.line(out, tuple(int(v) for v in outside), tuple(int(v) for v in tip), colour, thickness)
+    return out
+
+
+def test_other_checkers_are_ok(calibrated):
+    cal, image = calibrated
+    assert cal.check(image) == "ok"
+    later = render_board(None, RenderOptions(seed=61, **BASE))
+    assert cal.check(later.image) == "ok"
+
+
+def test_an_arm_over_the_field_is_occluded(calibrated):
+    cal, image = calibrated
+    assert cal.check(_arm(image, cal.corners, 0.6, 0.7)) == "occluded"
+
+
+def test_an_arm_from_beyond_the_view_is_occluded(calibrated):
+    """The camera's view ends at the board's edge (as in tournament streams): the arm's
+    sleeve is cut off by the frame's border and only its part over the field is seen."""
+    cal, image = calibrated
+    top = int(min(cal.corners[0][1], cal.corners[1][1])) - 2
+    corners = tuple((x, y - top) for x, y in cal.corners)
+    reference = image[top:]
+    cal_cut = Calibration(corners=corners).with_signature(reference)
+    assert cal_cut.check(reference) == "ok"
+    assert cal_cut.check(_arm(image, cal.corners, 0.3, 0.75)[top:]) == "occluded"
+
+
+def test_a_tall_stack_of_checkers_is_not_an_arm(calibrated):
+    """Many checkers on one point reach past the middle; they stand upright on the point."""
+    cal, image = calibrated
+    tl, tr, br, bl = (np.asarray(c, float) for c in cal.corners)
+    pitch = np.linalg.norm(tr - tl) / 13
+    column = tl + (tr - tl) * (1.5 / 13)
+    down = (bl - tl) / np.linalg.norm(bl - tl)
+    stacked = image.copy()
+    for k in range(9):
+        centre = column + down * (0.5 + k * 0.85) * pitch * 0.92
+        cv2.circle(stacked, tuple(int(v) for v in centre), int(0.45 * pitch), (235, 235, 235), -1)
+    assert cal.check(stacked) == "ok"
+
+
+def test_a_bump_is_still_moved(calibrated):
+    cal, image = calibrated
+    assert cal.check(np.roll(image, (20, 35), axis=(0, 1))) == "moved"
+
+
+def test_files_without_the_board_picture_still_load_and_check(calibrated):
+    cal, image = calibrated
+    data = json.loads(cal.to_json())
+    del data["board_picture"]
+    old = Calibration.from_json(json.dumps(data))
+    assert old.board_picture == ()
+    assert old.check(image) == "ok"
+    assert Calibration.from_json(cal.to_json()) == cal
