@@ -1,11 +1,27 @@
 """Finding the playing field in a frame without clicks.
 
-Candidates are four-sided outlines found in edge maps at several sensitivities (the field's
-boundary with the board's frame is usually a clear, long edge).  Each candidate, in each of its
+Two stages.  **Rough outline**: candidates are four-sided outlines found in edge maps at several
+sensitivities (the field's boundary with the board's frame is usually a clear, long edge; the
+whole board or one half of the field often is too).  Each candidate, in each of its
 orientations, is warped to the canonical field and scored by what only a backgammon field has:
 six alternating points per quarter along the top and bottom edges (a strong periodic pattern at
 exactly the point pitch) and a bar down the middle.  The best-scoring outline wins; when nothing
 scores like a board, :class:`LocateError` says so instead of guessing.
+
+**Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
+
+1. each long side (along the points' bases) goes to the long straight edge near it, among the
+   clear ones, that has the points' pattern just inside and plain frame just outside (a board's
+   frame has several parallel edges: rim, bevel, the field's own edge);
+2. each short side is placed by the points themselves: between it and the bar stand six equal
+   points, so it is where a comb of six points ending at the bar's edge puts the row's edges on
+   the triangles' borders and none on their middles (trays and frame edges beside the field do
+   not fool this, and a contour cut by checkers does not matter);
+3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
+   edge nearest to it.
+
+The refined corners are dropped for the rough ones only when the field on them no longer looks
+like a board.
 
 >>> import numpy as np
 >>> locate_field(np.zeros((120, 160, 3), np.uint8))
