@@ -2,7 +2,8 @@
 
 A calibration is fitted once from a frame (the starting position is the natural one: it tells
 which colour's home board is where) and then used for every frame of a session.  It also keeps a
-small picture of the board's frame around the field, so a bumped camera or board is noticed.
+small picture of the board's frame around the field, so a bumped camera or board is noticed, and
+a small picture of the whole board, so an arm reaching over the field is told from checkers moved.
 
 >>> cal = Calibration(corners=((0, 0), (100, 0), (100, 90), (0, 90)), colours=("white", "black"),
 ...                   colour_lab=((230, 128, 130), (40, 128, 128)), x_colour="white")
