@@ -67,9 +67,10 @@ def test_synthetic_evaluation_reports_its_figures():
 @pytest.mark.slow
 def test_synthetic_scenes_are_read_well():
     """Thirty seeded scenes (boards and tables, all styles, cubes, cocked dice); measured
-    0.84 read, 0 misread, 0 cocked read as a number on them when this test was written."""
+    0.84 read, 0 misread, 0 cocked read as a number on them when this test was written,
+    0.87 read (0 misread, 0 cocked read) since ones are sized by their short rays."""
     figures = evaluate.run("synthetic", n=30, seed=1000)
-    assert figures["dice_read_accuracy"] >= 0.8
+    assert figures["dice_read_accuracy"] >= 0.84
     assert figures["dice_misread"] <= 0.02
     assert figures["cocked_read_as_number"] == 0.0
     assert figures["cube_read_as_die"] == 0.0
@@ -122,6 +123,6 @@ def test_yolo_labels_fixture_is_read(tmp_path, monkeypatch):
 @pytest.mark.skipif(not evaluate.real_data_dir().is_dir() or os.environ.get("BGBRIDGE_DICE_DATA") == "",
                     reason="the real dice photos are not on this machine (they are not part of the repository)")
 def test_real_validation_photos_are_read():
-    figures = evaluate.run("real", n=1000)   # measured 0.961 read, 0.004 misread (1 of 255)
+    figures = evaluate.run("real", n=1000)   # measured 0.988 read, 0.004 misread (1 of 255); was 0.961
     assert figures["dice_misread"] <= 0.01
-    assert figures["dice_read_accuracy"] >= 0.93
+    assert figures["dice_read_accuracy"] >= 0.97
