@@ -159,6 +159,38 @@ def _period(profile: np.ndarray, low: float, high: float) -> tuple[float, float]
     return float(best_lag), best
 
 
+def _inner_seams(luminance: np.ndarray, pitch: float) -> int:
+    """Seams between slabs in a run: the narrow lines, darker or lighter than the slabs, that
+    repeat at ``pitch``, leaving out the run's two ends.
+
+    >>> _inner_seams(np.tile([90.0] + [200.0] * 9, 4), 10.0)
+    3
+    """
+    p = np.asarray(luminance, np.float64)
+    window = max(3, int(round(pitch)) | 1)
+    pad = np.pad(p, window // 2, mode="edge")
+    local = np.convolve(pad, np.ones(window) / window, mode="valid")[: len(p)]
+    # A seam is a thin line either side of the slabs' grey: a bright rim or a dark gap (both,
+    # side by side, are one seam).
+    signal = np.abs(p - local)
+    top = float(np.percentile(signal, 97))
+    if top <= 0:
+        return 0
+    edge = 0.3 * pitch
+    peaks: list[int] = []
+    for i in range(1, len(signal) - 1):
+        if signal[i] < 0.35 * top or signal[i] < signal[i - 1] or signal[i] < signal[i + 1]:
+            continue
+        if i < edge or i > len(signal) - 1 - edge:
+            continue
+        if peaks and i - peaks[-1] < 0.6 * pitch:
+            if signal[i] > signal[peaks[-1]]:
+                peaks[-1] = i
+            continue
+        peaks.append(i)
+    return len(peaks)
+
+
 def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float
               ) -> tuple[int | None, float]:
     """Checkers in one run of rows of one colour: ``rows_fill`` is the share of the tray's
@@ -188,9 +220,14 @@ def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float
         return None, 0.0
     lag, strength = _period(luminance, SLAB_SHARE[0] * diameter, SLAB_SHARE[1] * diameter)
     if strength >= 0.25 and lag > 0:
-        count = max(1, int(round(length / lag)))
-        fit = abs(length / lag - count)
-        return count, float(np.clip(strength, 0, 1)) * float(np.clip(1 - 2 * fit, 0.1, 1.0))
+        by_length = length / lag
+        seams = _inner_seams(luminance, lag)
+        # Slabs are one more than the seams between them; the run's length over the pitch is
+        # only as good as the pitch, so it just guards the seam count.
+        near = abs(seams + 1 - by_length) <= max(1.5, 0.2 * by_length)
+        count = seams + 1 if seams and near else max(1, int(round(by_length)))
+        fit = abs(by_length - count)
+        return count, float(np.clip(strength, 0, 1)) * float(np.clip(1 - fit, 0.1, 1.0))
     if length <= SLAB_SHARE[1] * diameter * 1.2:
         return 1, 0.5  # one slab: nothing to repeat
     return None, 0.0
