@@ -1,6 +1,9 @@
 """Evaluate the calibration stages on their own: finding the field, and the board check.
 
-``python -m calibration.evaluate`` prints, for the automatic localisation
+It lives in :mod:`vision` because it draws its frames with :mod:`vision.render`, and
+``calibration`` imports nothing of ``vision``.
+
+``python -m vision.locate_evaluate`` prints, for the automatic localisation
 (:func:`calibration.locate.locate_field`), the share of frames where a board was found, the corner
 error (largest corner distance as a share of the field's diagonal, up to the half turn the
 calibration decides) and the share of frames within 1% and 2% of it, on the synthetic hard set
@@ -9,9 +12,6 @@ and, when present, on the labelled real photos (``../shared/data/boards`` or
 frame, it must say ``ok`` for frames of the same board with other checkers and dice, ``occluded``
 for a hand over the board and ``moved`` for a bumped camera; scored on rendered sequences and on
 the real frames that share a camera.
-
-The renderer lives in :mod:`vision`; it is imported only when this tool runs (the calibration
-package itself does not depend on vision).
 
 >>> summarise_errors([0.005, 0.015, 0.5], tried=4)["within_1pct"]
 0.25
@@ -31,6 +31,7 @@ import numpy as np
 
 from calibration.calibration import Calibration
 from calibration.locate import LocateError, align_to, corner_error, locate_field
+from vision.render import RenderOptions, render_board
 
 #: Where the real labelled photos live, relative to the repository (never copied into it).
 DEFAULT_REAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards"
@@ -64,7 +65,6 @@ def _locate_one(image: np.ndarray, truth: Any) -> tuple[float | None, float, str
 
 def locate_synthetic(n: int, seed: int) -> dict[str, Any]:
     """Localisation on ``n`` hard rendered frames."""
-    from vision.render import RenderOptions, render_board
 
     errors, seconds, worst = [], [], []
     for i in range(n):
@@ -131,7 +131,6 @@ def check_real(frames: list[dict[str, Any]]) -> list[tuple[str, str, str, str | 
 
 def check_synthetic(n: int, seed: int) -> list[tuple[str, str, str | None]]:
     """For ``n`` rendered cameras: another position (ok), a hand (occluded), a bump (moved)."""
-    from vision.render import RenderOptions, render_board
 
     checks = []
     for i in range(n):
@@ -152,7 +151,7 @@ def check_synthetic(n: int, seed: int) -> list[tuple[str, str, str | None]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m calibration.evaluate",
+    parser = argparse.ArgumentParser(prog="python -m vision.locate_evaluate",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--frames", type=int, default=100, help="synthetic frames (100)")
     parser.add_argument("--seed", type=int, default=0)
