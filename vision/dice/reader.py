@@ -263,7 +263,10 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             too_large[polarity] = big[labels]
             for i in range(1, n):
                 x, y, bw, bh, area = stats[i]
-                if big[i] or area < 2 or (max(bw, bh) <= smallest and not seen_larger[i]):
+                # (A blob looked at again is one just below the band: far smaller ones were
+                # candidates at the previous scale.)
+                if big[i] or area < 2 or (max(bw, bh) <= smallest and not (
+                        seen_larger[i] and max(bw, bh) > 0.75 * smallest)):
                     continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 for pip, pxs, pys in _blobs_in_component(xs + x, ys + y, diff, polarity):
