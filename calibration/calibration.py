@@ -177,14 +177,21 @@ class Calibration:
         if stored.size != picture.size:
             return "moved"
         sectors = _sector_labels(self.corners, self.geometry())
+        beside_trays = _beside_short_sides(self.geometry())
         # Room light may change as a whole; a hand changes some pieces a lot.
         shift = float(np.median(picture - stored))
-        correlations, differences = [], []
+        correlations, differences, covered = [], [], []
         for k in range(SECTORS):
             a, b = picture[sectors == k], stored[sectors == k]
             if a.size < 8:
                 continue
-            differences.append(float(np.abs(a - b - shift).mean()))
+            change = np.abs(a - b - shift)
+            differences.append(float(change.mean()))
+            # Checkers borne off fill the side trays, which on many boards lie in the band
+            # beside the field's short sides: only the players' sides tell a hand.
+            along_players = ~beside_trays[sectors == k]
+            if along_players.sum() >= 8:
+                covered.append(float(change[along_players].mean()))
             a, b = a - a.mean(), b - b.mean()
             spread = float(np.sqrt((a * a).sum() * (b * b).sum()))
             # A plain piece of frame says nothing by correlation.
@@ -193,7 +200,7 @@ class Calibration:
             return None
         if np.median(correlations) < MOVED_BELOW or np.median(differences) > MOVED_DIFFERENCE:
             return "moved"
-        if max(differences) > OCCLUDED_DIFFERENCE:
+        if covered and max(covered) > OCCLUDED_DIFFERENCE:
             return "occluded"
         if self.board_picture and self._reaching_in(frame):
             return "occluded"
@@ -317,6 +324,17 @@ def _sector_labels(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
     angle = np.arctan2(yy - shape[0] / 2, xx - shape[1] / 2)
     sector = ((angle + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
     return sector[mask]
+
+
+def _beside_short_sides(geometry: BoardGeometry) -> np.ndarray:
+    """For each value of the stored picture, whether it lies beside the field's short sides
+    (left and right of the upright board, where the side trays are), corners left out."""
+    shape, mask = _picture_layout(geometry)
+    band = int(round(SIGNATURE_SCALE * SIGNATURE_MARGIN * geometry.width))
+    xx = np.mgrid[0:shape[0], 0:shape[1]][1]
+    yy = np.mgrid[0:shape[0], 0:shape[1]][0]
+    beside = ((xx < band) | (xx >= shape[1] - band)) & (yy >= band) & (yy < shape[0] - band)
+    return beside[mask]
 
 
 def _picture_layout(geometry: BoardGeometry) -> tuple[tuple[int, int], np.ndarray]:

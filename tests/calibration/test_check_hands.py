@@ -85,3 +85,19 @@ def test_files_without_the_board_picture_still_load_and_check(calibrated):
     assert old.board_picture == ()
     assert old.check(image) == "ok"
     assert Calibration.from_json(cal.to_json()) == cal
+
+
+def test_checkers_borne_off_into_a_tray_are_ok():
+    """Bearing off fills a side tray, which lies in the band the check watches: that is a game
+    going on, not a hand."""
+    from engine.position import Position
+    home = {1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}
+    before = Position.from_points(home, home)
+    after = Position.from_points({3: 2, 4: 2, 5: 2, 6: 2}, {1: 1, 2: 2, 3: 3, 4: 2, 5: 2, 6: 2})
+    options = dict(camera_seed=70, hard=False, scheme=CHECKER_SCHEMES[70 % len(CHECKER_SCHEMES)],
+                   dice=False, hands=False)
+    first = render_board(before, RenderOptions(seed=70, **options))
+    later = render_board(after, RenderOptions(seed=70, **options))
+    assert later.tray_side is not None
+    cal = Calibration(corners=first.corners).with_signature(first.image)
+    assert cal.check(later.image) == "ok"
