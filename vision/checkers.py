@@ -9,6 +9,10 @@ are mostly tangential somewhere and cancel out).  A stack is then a chain of suc
 starts at the field edge and advances by roughly one diameter (less when the player overlaps a
 tall stack).  Bar checkers are found the same way along the bar's axis.
 
+An empty point's base (the wide end of its triangle against the edge) rings like a checker on
+most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
+A checker alone on its point has nothing lying on it, so its rim must show on that arc too.
+
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
 whose checkers sit consistently beside their columns is read again where they are, and ring
 directions that fall outside the warped image count as unseen rather than as missing rims.
@@ -62,6 +66,15 @@ REGULAR_SLACK = 0.2
 #: worth adding: the fit's slack lets a ring snap onto the stack's straight sides, so a count
 #: one or more too high still scores well; an extra checker must pay for itself clearly.
 REGULAR_MARGIN = 0.03
+#: Rim share a checker alone on its point must show on the arc facing the board's centre
+#: (within :data:`AXIS_ARC_DEG` of the point's axis) when its middle has the point's own
+#: colour (closer than :data:`SAME_PAINT`, lightness-weighted Lab, to the point one diameter
+#: further toward its tip).  An empty point's base rings like a checker all round but there,
+#: where the triangle narrows away inside the ring, and its "disc" is the point's paint.  A
+#: lone checker has no neighbour hiding that arc; one of the point's colour shows a faint rim,
+#: so most of the arc (7 of its 9 directions), not all of it, is asked for.
+LONE_FAR_ARC = 0.7
+SAME_PAINT = 8.0
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -189,11 +202,13 @@ class RingScorer:
         return self.map[ys, xs]
 
     def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Share of ring directions showing a radial edge, for centres given as 1-D arrays:
-        all round, without the arc facing the board's centre, and without the arc facing the
-        edge (``edge_up``: the point's edge is above the centre in the image).  In an overlapped
-        stack a neighbour lying on top hides one of those arcs."""
+        all round, without the arc facing the board's centre, without the arc facing the
+        edge (``edge_up``: the point's edge is above the centre in the image), and on the arc
+        facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
+        one of those arcs; a lone checker hides none, and the last share tells it from an
+        empty point's base (see :data:`LONE_FAR_ARC`)."""
         cx = np.asarray(cx, np.float32)[:, None, None]
         cy = np.asarray(cy, np.float32)[:, None, None]
         radii = self.radius * np.array(RING_RADII, np.float32)[None, :, None]
@@ -215,15 +230,15 @@ class RingScorer:
                   + self.b.ravel().take(flat) * self._sin2_32)
         hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
         near, far = (self._up, self._down) if edge_up else (self._down, self._up)
-        # Columns: all round, without the far arc, without the near arc.
-        keep = np.stack([np.ones_like(near), ~far, ~near], axis=1).astype(np.float32)
+        # Columns: all round, without the far arc, without the near arc, the far arc alone.
+        keep = np.stack([np.ones_like(near), ~far, ~near, far], axis=1).astype(np.float32)
         seen = inside.astype(np.float32) @ keep
         got = hit.astype(np.float32) @ keep / np.maximum(seen, 1)
         # Half a rim is weaker evidence than a whole one.
         total = keep.sum(axis=0)
         hidden = np.maximum(0.75 - seen / total, 0)
         share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
-        return share[:, 0], share[:, 1], share[:, 2]
+        return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
 
     def disc_colour(self, x: float, y: float) -> np.ndarray:
         """Mean Lab colour over the middle of the checker centred at (x, y)."""
@@ -246,7 +261,8 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
-           first_min: float = FIRST_MIN) -> tuple[list[int], float]:
+           first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None
+           ) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -257,8 +273,9 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     step further.  Each member needs at least :data:`MEMBER_FLOOR`, the stack as a whole
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
-    so that a weak but real member is kept.  Returns the chosen indices and the best score of a
-    candidate that could have extended the stack.
+    so that a weak but real member is kept.  A stack of one checker must also show its rim on
+    the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  Returns the
+    chosen indices and the best score of a candidate that could have extended the stack.
     """
     usable = np.nonzero(np.maximum(full, np.maximum(no_far, no_near)) >= MEMBER_FLOOR)[0]
     if usable.size < len(ys):
@@ -266,7 +283,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         # the search (it is quadratic), but let them count as rivals for the confidence.
         chain, _ = _chain(ys[usable], full[usable], no_far[usable], no_near[usable], radius,
                           threshold, limit, None if colours is None else colours[usable],
-                          first_min)
+                          first_min, None if far_arc is None else far_arc[usable])
         chain = [int(usable[i]) for i in chain]
         end = ys[chain[-1]] if chain else 0.0
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -362,6 +379,10 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         steps = np.diff(ys[chain])
         if steps[0] > 1.45 * float(np.median(steps[1:])) + 0.2 * radius:
             chain = []
+    if len(chain) == 1 and far_arc is not None and far_arc[chain[0]] < LONE_FAR_ARC:
+        # An empty point's base rings like a checker except toward the point's tip, where the
+        # triangle narrows away inside the ring: a lone checker's rim shows there too.
+        chain = []
     beyond = follows[chain[-1]] if chain else first
     rival = float(full[beyond].max()) if np.any(beyond) else 0.0
     return chain, rival
@@ -378,11 +399,14 @@ class _Candidates:
     no_far: np.ndarray
     no_near: np.ndarray
     colours: np.ndarray  # mean Lab around each candidate
+    #: Rim share on the arc facing the board's centre alone, or 1 where the candidate's
+    #: middle differs in colour from the point further on (no empty base there).
+    far_arc: np.ndarray
 
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
-                      self.colours, first_min)
+                      self.colours, first_min, self.far_arc)
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
@@ -459,18 +483,28 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
     full = np.zeros(px.size, np.float32)
-    no_far, no_near = full.copy(), full.copy()
+    no_far, no_near, far_arc = full.copy(), full.copy(), full.copy()
     for is_top in (True, False):
         sel = top[point] == is_top
         if sel.any():
-            full[sel], no_far[sel], no_near[sel] = scorer.coverage(px[sel], py[sel], is_top)
+            full[sel], no_far[sel], no_near[sel], far_arc[sel] = scorer.coverage(
+                px[sel], py[sel], is_top)
     colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, scorer.height - 1),
                               np.clip(np.rint(px).astype(int), 0, scorer.width - 1)]
+    # The point's own paint one diameter further toward its tip: an empty base's "disc" is
+    # that paint, so only there does a weak far arc speak against a checker.
+    # (On the point's axis: the triangle narrows, and a candidate may sit off the axis.)
+    further = np.where(top[point], py + 2 * scorer.radius, py - 2 * scorer.radius)
+    axis_x = cx[point, len(LATERAL_OFFSETS) // 2]
+    paint = scorer.mean_lab[np.clip(np.rint(further).astype(int), 0, scorer.height - 1),
+                            np.clip(np.rint(axis_x).astype(int), 0, scorer.width - 1)]
+    gap = np.sqrt(((weighted(colours) - weighted(paint)) ** 2).sum(axis=1))
+    far_arc = np.where(gap < SAME_PAINT, far_arc, 1.0).astype(np.float32)
     found = {}
     for k, key in enumerate(keys):
         sel = point == k
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
-                                 no_near[sel], colours[sel])
+                                 no_near[sel], colours[sel], far_arc[sel])
     return found
 
 
@@ -567,8 +601,11 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
     sign = 1.0 if edge_up else -1.0
-    full, no_far, no_near = (v.reshape(len(shifts), -1).max(axis=0) for v in scorer.coverage(
-        np.tile(all_x, len(shifts)), np.concatenate([all_y + sign * d for d in shifts]), edge_up))
+    full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
+                                      scorer.coverage(np.tile(all_x, len(shifts)),
+                                                      np.concatenate([all_y + sign * d
+                                                                      for d in shifts]),
+                                                      edge_up))
     best = None
     start = 0
     for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
@@ -591,10 +628,10 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
             if best is None or value > best[0]:
-                best = (value, x, y, d, a, b, c)
+                best = (value, x, y, d, a, b, c, far_arc[start - n:start])
     if best is None:
         return None
-    _, x, y, d, a, b, c = best
+    _, x, y, d, a, b, c, e = best
     base = len(cand.ys)
     cand.ys = np.concatenate([cand.ys, d.astype(cand.ys.dtype)])
     cand.px = np.concatenate([cand.px, x])
@@ -602,6 +639,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     cand.full = np.concatenate([cand.full, a])
     cand.no_far = np.concatenate([cand.no_far, b])
     cand.no_near = np.concatenate([cand.no_near, c])
+    cand.far_arc = np.concatenate([cand.far_arc, e])
     cand.colours = np.concatenate([cand.colours, scorer.mean_lab[
         np.clip(np.rint(y).astype(int), 0, scorer.height - 1),
         np.clip(np.rint(x).astype(int), 0, scorer.width - 1)]])
