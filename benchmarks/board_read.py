@@ -1,0 +1,116 @@
+"""CPU time of each stage of the board read (:meth:`vision.reader.BoardReader.read`).
+
+    nice -n 5 .venv/bin/python benchmarks/board_read.py [-n 40] [--seed 0] [--easy]
+        [--profile] [--dump out.json]
+
+Renders ``-n`` hard synthetic frames once (rendering is slow and not what is measured), then
+reads each with its true corners, one OpenCV thread, timing every stage the reader calls
+(rectification, checkers, trays, frame bands, occlusion) in CPU seconds of this process.
+Prints per-stage median and 90th percentile in milliseconds and each stage's share of the
+whole read.  ``--profile`` prints the top of a cProfile of the reads instead; ``--dump`` writes
+every reading (the synthetic frames', then the real photos' when ``/work/shared/data`` or
+``BGBRIDGE_REAL_BOARDS`` has them) as JSON, to check that a change leaves the readings identical.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import functools
+import json
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2  # noqa: E402
+
+import vision.reader as reader_module  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.render import RenderOptions, render_board  # noqa: E402
+
+#: The reader's stages, by the names it calls them under in :mod:`vision.reader`.
+STAGES = ("rectify", "find_checkers", "read_trays", "frame_band", "find_occlusion")
+
+
+def _instrument(times: dict[str, list[float]]) -> None:
+    """Wrap each stage in the reader's namespace so that every call adds its CPU time."""
+    for name in STAGES:
+        original: Callable[..., Any] = getattr(reader_module, name)
+
+        @functools.wraps(original)
+        def timed(*args: Any, _original: Callable[..., Any] = original, _name: str = name,
+                  **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                times[_name].append(time.process_time() - start)
+
+        setattr(reader_module, name, timed)
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(share * (len(ordered) - 1))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--frames", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--easy", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1, help="reads of each frame")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--dump", type=Path, help="write every reading as JSON here")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    scenes = [render_board(None, RenderOptions(seed=args.seed + i, hard=not args.easy))
+              for i in range(args.frames)]
+    reader = BoardReader()
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for scene in scenes:
+            reader.read(scene.image, corners=scene.corners)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
+        return 0
+    times: dict[str, list[float]] = {name: [] for name in STAGES}
+    _instrument(times)
+    whole: list[float] = []
+    readings = []
+    for _ in range(args.repeat):
+        for scene in scenes:
+            start = time.process_time()
+            obs = reader.read(scene.image, corners=scene.corners)
+            whole.append(time.process_time() - start)
+            if len(readings) < len(scenes):
+                readings.append(obs.to_json())
+    print(f"{len(whole)} reads of {args.frames} {'easy' if args.easy else 'hard'} frames "
+          f"({scenes[0].image.shape[1]}x{scenes[0].image.shape[0]}), CPU ms, 1 OpenCV thread")
+    total = statistics.median(whole) * 1000
+    for name, values in list(times.items()) + [("whole read", whole)]:
+        ms = [v * 1000 for v in values]
+        median = statistics.median(ms)
+        print(f"  {name:<15} median {median:6.2f}  p90 {_percentile(ms, 0.9):6.2f}  "
+              f"({median / total:5.1%} of the whole read's median)")
+    if args.dump:
+        from vision.evaluate import load_real, real_dir
+        try:
+            real = load_real(real_dir())
+        except (FileNotFoundError, OSError):
+            real = []
+        for frame in real:
+            obs = reader.read(frame["image"], corners=frame["corners"])
+            readings.append({"name": frame["name"], **obs.to_json()})
+        args.dump.write_text(json.dumps(readings, indent=1))
+        print(f"wrote {len(readings)} readings ({len(real)} real) to {args.dump}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
