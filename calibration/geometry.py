@@ -41,6 +41,25 @@ TYPICAL_FOCAL = 0.9
 CHECKER_TO_POINT = 0.92
 
 
+def column_median(values: np.ndarray) -> np.ndarray:
+    """The median down each column (over axis 0), equal to ``np.median(values, axis=0)``.
+
+    NumPy's median partitions along the first axis of a C-ordered array far more slowly than
+    a sort does (about 7x for a few hundred rows of a few hundred columns); this is on the hot
+    path of every frame read.  No NaN handling: the readers' images have none.
+
+    >>> a = np.float32([[1, 9], [3, 2], [2, 4], [8, 8]])
+    >>> column_median(a), np.median(a, axis=0)
+    (array([2.5, 6. ], dtype=float32), array([2.5, 6. ], dtype=float32))
+    """
+    ordered = np.sort(values, axis=0)
+    n = ordered.shape[0]
+    half = n // 2
+    # The same arithmetic (and result type) as np.median's: the mean of the middle one or two.
+    middle = slice(half, half + 1) if n % 2 else slice(half - 1, half + 1)
+    return np.mean(ordered[middle], axis=0)
+
+
 class GeometryError(ValueError):
     """Corners or a board shape that cannot be used."""
 
@@ -237,7 +256,7 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
     gx = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))
     h, w = gray.shape
     band = gx[int(h * 0.04): int(h * 0.96): 3]  # every third row is plenty for a median
-    profile = np.median(band, axis=0)
+    profile = column_median(band)
     profile = np.convolve(profile, np.ones(3) / 3, mode="same")
     mid = w / 2
     lo_a, lo_b = int(mid - 0.13 * w), int(mid - 0.008 * w)
