@@ -36,7 +36,9 @@ import cv2
 import numpy as np
 
 from calibration.colours import weighted
-from calibration.geometry import POINTS_PER_QUARTER, BoardGeometry, Corners, homography
+from calibration.geometry import (
+    POINTS_PER_QUARTER, BoardGeometry, Corners, column_median, homography,
+)
 
 #: Lightness-weighted Lab distance beyond which a pixel is not the board or a checker.
 FOREIGN = 28.0
@@ -122,14 +124,24 @@ def _close_with_slip(group: np.ndarray) -> np.ndarray:
     n, rows, width, _ = group.shape
     close = np.zeros((n, n, rows, width), bool)
     limit = FOREIGN * FOREIGN
-    channels = [np.ascontiguousarray(group[..., k]) for k in range(3)]
-    for shift in range(-SLIP, SLIP + 1):
-        lo, hi = max(0, shift), min(width, width + shift)
-        d2 = np.zeros((n, n, rows, hi - lo), np.float32)
+    # Each column's pixels as one long row per channel: pixel x of a row against pixel
+    # x + shift is then one slice of it (the few pairs that wrap into the next row are dropped
+    # below), so numpy works along hundreds of pixels at a time rather than a column's width.
+    size = rows * width
+    channels = [np.ascontiguousarray(group[..., k]).reshape(n, size) for k in range(3)]
+    for shift in range(0, SLIP + 1):
+        d2 = np.zeros((n, n, size - shift), np.float32)
         for c in channels:  # per channel: far faster than a sum over a last axis of 3
-            diff = c[:, None, :, lo - shift: hi - shift] - c[None, :, :, lo:hi]
+            diff = c[:, None, : size - shift] - c[None, :, shift:]
             d2 += diff * diff
-        close[:, :, :, lo - shift: hi - shift] |= d2 < limit
+        near = np.zeros((n, n, size), bool)
+        near[:, :, : size - shift] = d2 < limit
+        near = near.reshape(n, n, rows, width)[:, :, :, : width - shift]
+        close[:, :, :, : width - shift] |= near
+        if shift:
+            # Slipping the other way is the same comparison with the two columns swapped
+            # (column j's pixel x against column i's x + shift): the same numbers, transposed.
+            close[:, :, :, shift:] |= near.transpose(1, 0, 2, 3)
     return close
 
 
@@ -146,8 +158,9 @@ def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray,
         idx = np.arange(len(members))
         others[idx, idx] = False
         close = _close_with_slip(patches[members])
-        support[members] = (close & others).sum(axis=1)
-        available[members] = others.sum(axis=1)
+        # Counted as bytes into small integers: a bool sum would widen every pixel to int64.
+        support[members] = np.add.reduce((close & others).view(np.uint8), axis=1, dtype=np.int16)
+        available[members] = np.add.reduce(others.view(np.uint8), axis=1, dtype=np.int16)
     return support, available
 
 def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: np.ndarray,
@@ -174,11 +187,12 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     for x, y in checkers:  # checkers found are explained, rims and shadows included
         cv2.circle(on_checker, (int(round(x * scale)), int(round(y * scale))),
                    int(round(r_canon * scale * 1.15)), 1, -1)
-    covered = column_patches(on_checker[..., None].repeat(3, axis=2).astype(np.float32),
-                             geometry, scale)[..., 0] > 0.5
+    covered = column_patches(on_checker.astype(np.float32), geometry, scale) > 0.5
     support, available = board_support(column_patches(lab, geometry, scale), covered)
     lonely = (available >= 2) & (support < SUPPORT * available)
     foreign = np.zeros((h, w), bool)
+    # Distance to the nearer checker colour, over the whole (small) field at once.
+    d_check = _nearest_distance(lab, centres).reshape(h, w)
     spans = _columns(geometry, scale)
     for i in range(24):
         row, c = ("top", i) if i < 12 else ("bottom", i - 12)
@@ -189,9 +203,7 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         if row == "bottom":
             alone = alone[::-1]
         ys = slice(0, half) if row == "top" else slice(h - half, h)
-        part = lab[ys, x0:x1]
-        d_check = np.sqrt(((part[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)).min(axis=2)
-        foreign[ys, x0:x1] = alone & (d_check > FOREIGN)
+        foreign[ys, x0:x1] = alone & (d_check[ys, x0:x1] > FOREIGN)
     # The board's colours, from the columns' pixels that other columns bear out.
     in_columns = np.zeros((h, w), bool)
     for a, b in spans:
@@ -203,9 +215,9 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     bar = slice(int(geometry.bar_left * scale), int(np.ceil(geometry.bar_right * scale)))
     if bar.stop > bar.start:
         part = lab[:, bar]
-        expected = np.median(part.reshape(-1, 3), axis=0)
+        expected = column_median(part.reshape(-1, 3))
         d_bar = np.sqrt(((part - expected) ** 2).sum(axis=2))
-        d_board = np.sqrt(((part[:, :, None, :] - palette[None, None]) ** 2).sum(axis=3)).min(axis=2)
+        d_board = _nearest_distance(part, palette).reshape(part.shape[:2])
         foreign[:, bar] = (d_bar > FOREIGN) & (d_board > FOREIGN)
     mask = (foreign & (on_checker == 0)).astype(np.uint8)
     # Thin things (rims, point edges a little out of place, seams) are not hands.
@@ -281,16 +293,33 @@ def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
     return ((cells[keep] + 0.5) * step).astype(np.float32)
 
 
+def _nearest_distance(colours: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Distance from each of ``colours`` (N x 3) to the nearest of ``palette`` (P x 3, P > 0).
+
+    Summed channel by channel, in the same order as a sum over the last axis and far faster
+    than one for a last axis of 3; the square root is taken of the least sum only.
+
+    >>> _nearest_distance(np.float32([[0, 3, 4], [1, 0, 0]]), np.float32([[0, 0, 0], [9, 9, 9]]))
+    array([5., 1.], dtype=float32)
+    """
+    colours = np.asarray(colours, np.float32).reshape(-1, 3)
+    palette = np.asarray(palette, np.float32).reshape(-1, 3)
+    total = np.square(colours[:, 0, None] - palette[None, :, 0])
+    for k in (1, 2):
+        total += np.square(colours[:, k, None] - palette[None, :, k])
+    return np.sqrt(total.min(axis=1))
+
+
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
     the board and the checkers (``palette``, weighted Lab)."""
     # Along the edge: the mean across the strip's few pixels of thickness.
     mean = cv2.resize(strip, (strip.shape[1], 1), interpolation=cv2.INTER_AREA)
     line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([LIGHTNESS, 1, 1])
-    plain = np.median(line, axis=0)
-    d = np.sqrt(((line - plain) ** 2).sum(axis=1))
+    plain = column_median(line)
+    d = _nearest_distance(line, plain)
     if len(palette):
-        d_board = np.sqrt(((line[:, None] - palette[None]) ** 2).sum(axis=2)).min(axis=1)
+        d_board = _nearest_distance(line, palette)
     else:
         d_board = np.full(len(line), np.inf, np.float32)
     return (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)
