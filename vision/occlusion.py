@@ -288,8 +288,14 @@ def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
     step = FOREIGN * 0.5
     cells = np.floor(pixels / step).astype(np.int32)
     keys = (cells[:, 0] * 64 + cells[:, 1]) * 64 + cells[:, 2]
+    least = max(1, share * len(pixels))
+    if cells.min() >= 0 and cells.max() < 64:
+        # Every cell has its own key: count them straight into bins (np.unique sorts).
+        kept = np.flatnonzero(np.bincount(keys, minlength=1) >= least)
+        kept_cells = np.stack([kept // 4096, kept // 64 % 64, kept % 64], axis=1)
+        return ((kept_cells.astype(np.int32) + 0.5) * step).astype(np.float32)
     values, first, counts = np.unique(keys, return_index=True, return_counts=True)
-    keep = first[counts >= max(1, share * len(pixels))]
+    keep = first[counts >= least]
     return ((cells[keep] + 0.5) * step).astype(np.float32)
 
 
@@ -302,12 +308,14 @@ def _nearest_distance(colours: np.ndarray, palette: np.ndarray) -> np.ndarray:
     >>> _nearest_distance(np.float32([[0, 3, 4], [1, 0, 0]]), np.float32([[0, 0, 0], [9, 9, 9]]))
     array([5., 1.], dtype=float32)
     """
-    colours = np.asarray(colours, np.float32).reshape(-1, 3)
-    palette = np.asarray(palette, np.float32).reshape(-1, 3)
-    total = np.square(colours[:, 0, None] - palette[None, :, 0])
-    for k in (1, 2):
-        total += np.square(colours[:, k, None] - palette[None, :, k])
-    return np.sqrt(total.min(axis=1))
+    channels = np.ascontiguousarray(np.asarray(colours, np.float32).reshape(-1, 3).T)
+    least = None
+    for colour in np.asarray(palette, np.float32).reshape(-1, 3):
+        total = np.square(channels[0] - colour[0])
+        for k in (1, 2):
+            total += np.square(channels[k] - colour[k])
+        least = total if least is None else np.minimum(least, total, out=least)
+    return np.sqrt(least)
 
 
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
