@@ -60,6 +60,24 @@ def column_median(values: np.ndarray) -> np.ndarray:
     return np.mean(ordered[middle], axis=0)
 
 
+def median_of(values: np.ndarray) -> np.floating:
+    """The median of a 1-D array, equal to ``np.median(values)`` (no NaN handling), several
+    times faster on the tens of thousands of pixels of a tray: one partition, not two.
+
+    >>> float(median_of(np.float32([4, 1, 3, 2]))), float(median_of(np.float32([5, 1, 3])))
+    (2.5, 3.0)
+    """
+    n = len(values)
+    if n == 0:
+        return np.median(values)  # NaN, with numpy's warning
+    half = n // 2
+    part = np.partition(values, half)
+    # Below the middle element after a partition: the one just under it is their maximum.
+    middle = part[half: half + 1] if n % 2 else np.array([part[:half].max(), part[half]],
+                                                          part.dtype)
+    return np.mean(middle)
+
+
 class GeometryError(ValueError):
     """Corners or a board shape that cannot be used."""
 
@@ -113,6 +131,17 @@ def check_corners(points: Sequence[Sequence[float]]) -> Corners:
     return tuple((float(x), float(y)) for x, y in quad)  # type: ignore[return-value]
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cross product of two 3-vectors, as ``np.cross`` computes it (same arithmetic), without
+    its general-case overhead (it dominated :func:`field_aspect`).
+
+    >>> _cross(np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))
+    array([0., 0., 1.])
+    """
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
 def field_aspect(corners: Corners, frame_size: tuple[int, int] | None = None) -> float:
     """Height over width of the real field, from its corners in a frame.
 
@@ -133,8 +162,8 @@ def field_aspect(corners: Corners, frame_size: tuple[int, int] | None = None) ->
         return naive
     u0, v0 = frame_size[0] / 2, frame_size[1] / 2
     m1, m2, m4, m3 = (np.array([x - u0, y - v0, 1.0]) for x, y in q)  # TL, TR, BR, BL
-    k2 = np.dot(np.cross(m1, m4), m3) / np.dot(np.cross(m2, m4), m3)
-    k3 = np.dot(np.cross(m1, m4), m2) / np.dot(np.cross(m3, m4), m2)
+    k2 = np.dot(_cross(m1, m4), m3) / np.dot(_cross(m2, m4), m3)
+    k3 = np.dot(_cross(m1, m4), m2) / np.dot(_cross(m3, m4), m2)
     n2 = k2 * m2 - m1
     n3 = k3 * m3 - m1
     diagonal = float(np.hypot(*frame_size))
@@ -269,15 +298,17 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
     best = None
     # Pick the pair of edges with the strongest joint response, roughly symmetric about the
     # middle (the corners are only approximately placed).
-    li = np.argsort(left)[::-1][:6]
-    ri = np.argsort(right)[::-1][:6]
+    # (Plain Python numbers in the loop: numpy scalars cost several times more per operation.)
+    li = np.argsort(left)[::-1][:6].tolist()
+    ri = np.argsort(right)[::-1][:6].tolist()
+    left_values, right_values = left.tolist(), right.tolist()
     for a in li:
         for b in ri:
             xl, xr = lo_a + a, hi_a + b
             asym = abs((xl + xr) / 2 - mid) / w
             if asym > 0.03:
                 continue
-            strength = min(left[a], right[b]) / scale
+            strength = min(left_values[a], right_values[b]) / scale
             score = strength - 40 * asym
             if best is None or score > best[0]:
                 best = (score, strength, xl, xr)
