@@ -29,6 +29,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -120,29 +121,56 @@ SLIP = 1
 def _close_with_slip(group: np.ndarray) -> np.ndarray:
     """``close[i, j]``: pixels of column ``i`` that column ``j`` matches (colour distance under
     :data:`FOREIGN`) at the same place, letting ``j`` slip up to :data:`SLIP` pixels sideways
-    (group: n x rows x width x 3; result n x n x rows x width)."""
+    (group: n x rows x width x 3; result n x n x rows x width).
+
+    The same as comparing every pixel with every other column's pixels at each slip:
+
+    >>> group = np.random.default_rng(0).uniform(0, 40, (3, 2, 4, 3)).astype(np.float32)
+    >>> brute = np.zeros((3, 3, 2, 4), bool)
+    >>> for i, j, r, x, s in np.ndindex(3, 3, 2, 4, 2 * SLIP + 1):
+    ...     x_j = x + s - SLIP
+    ...     if 0 <= x_j < 4 and ((group[i, r, x] - group[j, r, x_j]) ** 2).sum() < FOREIGN ** 2:
+    ...         brute[i, j, r, x] = True
+    >>> bool((_close_with_slip(group) == brute).all()), int(brute.sum())
+    (True, 60)
+    """
     n, rows, width, _ = group.shape
     close = np.zeros((n, n, rows, width), bool)
     limit = FOREIGN * FOREIGN
     # Each column's pixels as one long row per channel: pixel x of a row against pixel
-    # x + shift is then one slice of it (the few pairs that wrap into the next row are dropped
-    # below), so numpy works along hundreds of pixels at a time rather than a column's width.
+    # x + shift is then one slice of it, so numpy works along hundreds of pixels at a time
+    # rather than a column's width; the pairs that wrap into the next row are masked out.
     size = rows * width
     channels = [np.ascontiguousarray(group[..., k]).reshape(n, size) for k in range(3)]
+    flat = close.reshape(n, n, size)
     for shift in range(0, SLIP + 1):
         d2 = np.zeros((n, n, size - shift), np.float32)
         for c in channels:  # per channel: far faster than a sum over a last axis of 3
             diff = c[:, None, : size - shift] - c[None, :, shift:]
             d2 += diff * diff
-        near = np.zeros((n, n, size), bool)
-        near[:, :, : size - shift] = d2 < limit
-        near = near.reshape(n, n, rows, width)[:, :, :, : width - shift]
-        close[:, :, :, : width - shift] |= near
+        near = d2 < limit
+        if shift:
+            near &= np.arange(size - shift) % width < width - shift
+        flat[:, :, : size - shift] |= near
         if shift:
             # Slipping the other way is the same comparison with the two columns swapped
             # (column j's pixel x against column i's x + shift): the same numbers, transposed.
-            close[:, :, :, shift:] |= near.transpose(1, 0, 2, 3)
+            flat[:, :, shift:] |= near.transpose(1, 0, 2)
     return close
+
+
+@functools.lru_cache(maxsize=64)
+def _nearest_columns(source: int, target: int) -> np.ndarray:
+    """The source column each of ``target`` columns takes when OpenCV resizes ``source``
+    columns to ``target`` by nearest neighbour (asked of OpenCV itself, once per pair of
+    widths: the rows are not resized, so picking these columns is that resize).
+
+    >>> _nearest_columns(8, 4).tolist()
+    [0, 2, 4, 6]
+    """
+    index = np.arange(source, dtype=np.int32)[None].astype(np.float32)
+    picked = cv2.resize(index, (target, 1), interpolation=cv2.INTER_NEAREST)[0]
+    return picked.astype(np.intp)
 
 
 def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -198,8 +226,7 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         row, c = ("top", i) if i < 12 else ("bottom", i - 12)
         a, b = spans[c]
         x0, x1 = int(round(a)), max(int(round(a)) + 1, int(round(b)))
-        alone = cv2.resize(lonely[i].astype(np.uint8), (x1 - x0, half),
-                           interpolation=cv2.INTER_NEAREST).astype(bool)
+        alone = lonely[i][:, _nearest_columns(lonely.shape[2], x1 - x0)]
         if row == "bottom":
             alone = alone[::-1]
         ys = slice(0, half) if row == "top" else slice(h - half, h)

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from calibration.colours import weighted
-from calibration.geometry import BoardGeometry, Corners, column_median, homography
+from calibration.geometry import BoardGeometry, Corners, column_median, homography, median_of
 
 #: How far beside the field a tray is looked for, as a share of the field's width.
 STRIP_SHARE = 0.2
@@ -121,9 +121,9 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
             if score <= best_score or i < 3 or j > n - 4:
                 continue
             wall = max(2, int(0.1 * diameter))
-            inner = float(np.median(column[max(0, i - 1 - wall): i - 1]))
-            outer = float(np.median(column[j + 1: j + 1 + wall]))
-            floor = float(np.median(column[i + 1: j]))
+            inner = float(median_of(column[max(0, i - 1 - wall): i - 1]))
+            outer = float(median_of(column[j + 1: j + 1 + wall]))
+            floor = float(median_of(column[i + 1: j]))
             # A recess: the frame alike on both sides (the tray's floor may be anything).
             if abs(inner - outer) > max(12.0, 0.5 * abs(floor - inner)):
                 continue
@@ -310,8 +310,8 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
     near = np.minimum.reduce(dist)
     # The floor: the half of the tray least like either checker colour (trays are seldom
     # more than half full).
-    far = near >= np.median(near)
-    floor = np.float32([np.median(channel[far]) for channel in channels])
+    far = near >= median_of(near)
+    floor = np.float32([median_of(channel[far]) for channel in channels])
     floor_dist = _distance(channels, floor)
     label = np.where((near < COLOUR_MATCH) & (near < floor_dist), nearest, -1)
     label = label.reshape(lab.shape[:2])
