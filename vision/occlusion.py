@@ -243,7 +243,7 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     if bar.stop > bar.start:
         part = lab[:, bar]
         expected = column_median(part.reshape(-1, 3))
-        d_bar = np.sqrt(((part - expected) ** 2).sum(axis=2))
+        d_bar = _nearest_distance(part, expected).reshape(part.shape[:2])
         d_board = _nearest_distance(part, palette).reshape(part.shape[:2])
         foreign[:, bar] = (d_bar > FOREIGN) & (d_board > FOREIGN)
     mask = (foreign & (on_checker == 0)).astype(np.uint8)
@@ -336,13 +336,12 @@ def _nearest_distance(colours: np.ndarray, palette: np.ndarray) -> np.ndarray:
     array([5., 1.], dtype=float32)
     """
     channels = np.ascontiguousarray(np.asarray(colours, np.float32).reshape(-1, 3).T)
-    least = None
-    for colour in np.asarray(palette, np.float32).reshape(-1, 3):
-        total = np.square(channels[0] - colour[0])
-        for k in (1, 2):
-            total += np.square(channels[k] - colour[k])
-        least = total if least is None else np.minimum(least, total, out=least)
-    return np.sqrt(least)
+    palette = np.ascontiguousarray(np.asarray(palette, np.float32).reshape(-1, 3).T)
+    # Palette colours down, pixels along: every operation runs along the many pixels.
+    total = np.square(channels[0][None, :] - palette[0][:, None])
+    for k in (1, 2):
+        total += np.square(channels[k][None, :] - palette[k][:, None])
+    return np.sqrt(total.min(axis=0))
 
 
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
