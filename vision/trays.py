@@ -107,7 +107,8 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
     step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
     strength = column_median(step)
     column = column_median(g)  # each column's typical grey
-    strength = np.concatenate([[0.0], strength, [0.0]])
+    # Plain Python numbers for the loops below (numpy scalars cost several times more each).
+    strength = np.concatenate([[0.0], strength, [0.0]]).tolist()
     n = len(strength)
     peaks = [i for i in range(1, n - 1) if strength[i] >= EDGE_STEP
              and strength[i] >= strength[i - 1] and strength[i] >= strength[i + 1]]
