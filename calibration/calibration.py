@@ -370,16 +370,7 @@ def _board_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
 
 
 def _frame_picture(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
-    s = SIGNATURE_SCALE
-    w, h = geometry.width, geometry.height
-    margin = SIGNATURE_MARGIN * w
-    # Canonical coordinates of the widened rectangle, scaled down.
-    to_small = np.array([[s, 0, s * margin], [0, s, s * margin], [0, 0, 1]], np.float64)
-    matrix = to_small @ homography(corners, geometry)
-    size = (int(round(s * (w + 2 * margin))), int(round(s * (h + 2 * margin))))
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    small = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_AREA,
-                                borderMode=cv2.BORDER_CONSTANT)
-    small = cv2.GaussianBlur(small, (0, 0), 1.0)
+    """The band of the board's frame around the field, from :func:`_board_picture`."""
+    small, _ = _board_picture(frame, corners, geometry)
     _, mask = _picture_layout(geometry)
     return small[mask]

@@ -8,16 +8,22 @@ from calibration.locate import LocateError, align_to, corner_error, locate_field
 from vision.render import RenderOptions, render_board
 
 
-def test_finds_the_field_on_most_easy_frames():
+def _corner_errors(seeds: range, hard: bool) -> list[float]:
+    """Corner error of the automatic localisation on rendered frames (1.0 where none is found)."""
     errors = []
-    for seed in range(300, 306):
-        scene = render_board(None, RenderOptions(seed=seed, hard=False))
+    for seed in seeds:
+        scene = render_board(None, RenderOptions(seed=seed, hard=hard))
         try:
             found = align_to(locate_field(scene.image), scene.corners)
         except LocateError:
             errors.append(1.0)
             continue
         errors.append(corner_error(found, scene.corners))
+    return errors
+
+
+def test_finds_the_field_on_most_easy_frames():
+    errors = _corner_errors(range(300, 306), hard=False)
     assert sum(e <= 0.03 for e in errors) >= 5, errors
 
 
@@ -25,15 +31,7 @@ def test_finds_the_field_on_most_easy_frames():
 def test_hard_frames_are_found_to_within_two_percent():
     """Tilted, rotated, glare, trays beside the field: the rough outline is sharpened by the
     field's edges and the points' rhythm (the reader needs about 1-2% of the field size)."""
-    errors = []
-    for seed in range(400, 408):
-        scene = render_board(None, RenderOptions(seed=seed, hard=True))
-        try:
-            found = align_to(locate_field(scene.image), scene.corners)
-        except LocateError:
-            errors.append(1.0)
-            continue
-        errors.append(corner_error(found, scene.corners))
+    errors = _corner_errors(range(400, 408), hard=True)
     assert sum(e <= 0.02 for e in errors) >= 5, errors
     assert float(np.median(errors)) <= 0.015, errors
 
