@@ -137,3 +137,21 @@ def nearest(colours: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.nd
     near, far = d.min(axis=1), d.max(axis=1)
     margin = (far - near) / (far + near + 1e-6)
     return labels.astype(np.int32), margin
+
+
+def nearest_distance(colours: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Distance from each of ``colours`` (N x 3) to the nearest of ``palette`` (P x 3, P > 0).
+
+    Summed channel by channel, in the same order as a sum over the last axis and far faster
+    than one for a last axis of 3; the square root is taken of the least sum only.
+
+    >>> nearest_distance(np.float32([[0, 3, 4], [1, 0, 0]]), np.float32([[0, 0, 0], [9, 9, 9]]))
+    array([5., 1.], dtype=float32)
+    """
+    channels = np.ascontiguousarray(np.asarray(colours, np.float32).reshape(-1, 3).T)
+    palette = np.ascontiguousarray(np.asarray(palette, np.float32).reshape(-1, 3).T)
+    # Palette colours down, pixels along: every operation runs along the many pixels.
+    total = np.square(channels[0][None, :] - palette[0][:, None])
+    for k in (1, 2):
+        total += np.square(channels[k][None, :] - palette[k][:, None])
+    return np.sqrt(total.min(axis=0))

@@ -36,7 +36,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from calibration.colours import weighted
+from calibration.colours import nearest_distance, weighted
 from calibration.geometry import (
     POINTS_PER_QUARTER, BoardGeometry, Corners, column_median, homography,
 )
@@ -220,7 +220,7 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     lonely = (available >= 2) & (support < SUPPORT * available)
     foreign = np.zeros((h, w), bool)
     # Distance to the nearer checker colour, over the whole (small) field at once.
-    d_check = _nearest_distance(lab, centres).reshape(h, w)
+    d_check = nearest_distance(lab, centres).reshape(h, w)
     spans = _columns(geometry, scale)
     for i in range(24):
         row, c = ("top", i) if i < 12 else ("bottom", i - 12)
@@ -243,8 +243,8 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     if bar.stop > bar.start:
         part = lab[:, bar]
         expected = column_median(part.reshape(-1, 3))
-        d_bar = _nearest_distance(part, expected).reshape(part.shape[:2])
-        d_board = _nearest_distance(part, palette).reshape(part.shape[:2])
+        d_bar = nearest_distance(part, expected).reshape(part.shape[:2])
+        d_board = nearest_distance(part, palette).reshape(part.shape[:2])
         foreign[:, bar] = (d_bar > FOREIGN) & (d_board > FOREIGN)
     mask = (foreign & (on_checker == 0)).astype(np.uint8)
     # Thin things (rims, point edges a little out of place, seams) are not hands.
@@ -326,24 +326,6 @@ def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
     return ((cells[keep] + 0.5) * step).astype(np.float32)
 
 
-def _nearest_distance(colours: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Distance from each of ``colours`` (N x 3) to the nearest of ``palette`` (P x 3, P > 0).
-
-    Summed channel by channel, in the same order as a sum over the last axis and far faster
-    than one for a last axis of 3; the square root is taken of the least sum only.
-
-    >>> _nearest_distance(np.float32([[0, 3, 4], [1, 0, 0]]), np.float32([[0, 0, 0], [9, 9, 9]]))
-    array([5., 1.], dtype=float32)
-    """
-    channels = np.ascontiguousarray(np.asarray(colours, np.float32).reshape(-1, 3).T)
-    palette = np.ascontiguousarray(np.asarray(palette, np.float32).reshape(-1, 3).T)
-    # Palette colours down, pixels along: every operation runs along the many pixels.
-    total = np.square(channels[0][None, :] - palette[0][:, None])
-    for k in (1, 2):
-        total += np.square(channels[k][None, :] - palette[k][:, None])
-    return np.sqrt(total.min(axis=0))
-
-
 def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
     the board and the checkers (``palette``, weighted Lab)."""
@@ -351,9 +333,9 @@ def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
     mean = cv2.resize(strip, (strip.shape[1], 1), interpolation=cv2.INTER_AREA)
     line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([LIGHTNESS, 1, 1])
     plain = column_median(line)
-    d = _nearest_distance(line, plain)
+    d = nearest_distance(line, plain)
     if len(palette):
-        d_board = _nearest_distance(line, palette)
+        d_board = nearest_distance(line, palette)
     else:
         d_board = np.full(len(line), np.inf, np.float32)
     return (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)

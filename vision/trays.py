@@ -29,7 +29,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from calibration.colours import weighted
+from calibration.colours import nearest_distance, weighted
 from calibration.geometry import BoardGeometry, Corners, column_median, homography, median_of
 
 #: How far beside the field a tray is looked for, as a share of the field's width.
@@ -279,18 +279,6 @@ def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
     return TrayReading(True, counts, found_side or visible_sides[0], round(confidence, 3), notes)
 
 
-def _distance(channels: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """Euclidean distance of each pixel (``channels``: 3 x N) to one colour.
-
-    >>> _distance(np.float32([[3, 0], [4, 0], [0, 0]]), np.float32([0, 0, 0]))
-    array([5., 0.], dtype=float32)
-    """
-    total = np.square(channels[0] - colour[0])
-    for k in (1, 2):
-        total += np.square(channels[k] - colour[k])
-    return np.sqrt(total)
-
-
 def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, diameter: float
                 ) -> tuple[dict[str, int | None], list[float], list[str]]:
     """Checkers of each colour in a tray (the band of the strip between its walls); a colour
@@ -306,14 +294,14 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
     # One contiguous array per channel: distances summed channel by channel are far faster
     # than sums over a last axis of 3 (and add up in the same order).
     channels = np.ascontiguousarray(weighted(lab).T)
-    dist = [_distance(channels, centre) for centre in centres]
+    dist = [nearest_distance(channels.T, centre[None]) for centre in centres]
     nearest = np.argmin(np.stack(dist, axis=1), axis=1)
     near = np.minimum.reduce(dist)
     # The floor: the half of the tray least like either checker colour (trays are seldom
     # more than half full).
     far = near >= median_of(near)
     floor = np.float32([median_of(channel[far]) for channel in channels])
-    floor_dist = _distance(channels, floor)
+    floor_dist = nearest_distance(channels.T, floor[None])
     label = np.where((near < COLOUR_MATCH) & (near < floor_dist), nearest, -1)
     label = label.reshape(lab.shape[:2])
     width = label.shape[1]
