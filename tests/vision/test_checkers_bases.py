@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from vision.checkers import COVERAGE_THRESHOLD, LONE_FAR_ARC, RingScorer, _chain, find_checkers
+from vision.checkers import COVERAGE_THRESHOLD, LONE_FAR_ARC, _chain, find_checkers
+from vision.rings import RingScorer
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
 

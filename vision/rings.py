@@ -1,0 +1,155 @@
+"""Ring evidence for checker centres: the image features the checker stage scores with.
+
+A checker seen from above is a disc whose rim gives a colour gradient pointing across the rim,
+i.e. radially.  :class:`RingScorer` turns a canonical (warped) field image into per-pixel
+gradient-orientation maps once, then scores any number of candidate centres: a coarse score for
+every pixel at once, and the *coverage* of a candidate (the share of ring directions showing a
+radial edge).  Which centres make a stack is decided in :mod:`vision.checkers`.
+
+>>> import numpy as np, cv2
+>>> field = np.full((120, 120, 3), 90, np.uint8)
+>>> _ = cv2.circle(field, (60, 60), 12, (230, 230, 230), -1)
+>>> scorer = RingScorer(field, radius=12.0)
+>>> full, _, _, _ = scorer.coverage(np.array([60.0, 30.0]), np.array([60.0, 30.0]))
+>>> [round(float(v), 2) for v in full]
+[1.0, 0.0]
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Ring directions checked for a radial edge, and the edge strength that counts (share of the
+#: capped gradient).
+COVERAGE_ANGLES = 32
+EDGE_LEVEL = 0.25
+#: Radii (shares of the expected checker radius) at which a rim may be found: checkers vary in
+#: size and the field's aspect is only estimated.
+RING_RADII = (0.82, 0.91, 1.0, 1.09, 1.18)
+#: Local contrast normalisation: window (in radii), gain over the local mean gradient, and the
+#: floor (share of the frame's strong-edge level) below which nothing counts as an edge.
+LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
+#: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
+AXIS_ARC_DEG = 55
+
+
+class RingScorer:
+    """Ring evidence for checker centres on one canonical image.
+
+    Per pixel, the colour gradient's orientation is kept as the doubled-angle vector
+    ``(a, b) = w (cos 2phi, sin 2phi)`` with ``w`` the capped gradient strength, so that on a
+    ring around a centre the sample ``a cos 2t + b sin 2t`` (t the ring angle) is +w where the
+    gradient is radial, -w where it is tangential, whichever side is darker.
+
+    * The *coarse* score of every centre at once is the ring-weighted mean of that sample, two
+      filterings with ring kernels.
+    * The *coverage* of a candidate centre is the share of ring directions that show a radial
+      edge.  A checker's rim is radial all round (bar an arc hidden by a neighbour in an overlapped
+      stack); the incircle of a triangle touches its three sides at three places only, which is
+      what tells a real checker from an empty point's triangle base.
+    """
+
+    def __init__(self, field: np.ndarray, radius: float,
+                 field_box: tuple[float, float, float, float] | None = None) -> None:
+        lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+        #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
+        self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
+        self.lab = lab
+        self.height, self.width = field.shape[:2]
+        self.radius = radius
+        smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
+        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+        # Chroma channels matter for red-on-red style boards; lightness carries most rims.
+        # (cv2.transform sums the three channels several times faster than numpy's sum.)
+        channel_sum = np.ones((1, 3), np.float32)
+        jxx = cv2.transform(gx * gx, channel_sum)
+        jyy = cv2.transform(gy * gy, channel_sum)
+        jxy = cv2.transform(gx * gy, channel_sum)
+        energy = jxx + jyy + 1e-6
+        mag = np.sqrt(energy)
+        # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
+        # but not its contrast against what surrounds it.  (A quarter of the pixels tell the
+        # percentile as well as all of them.)
+        cap = float(np.percentile(mag[::2, ::2], 80)) + 1e-3
+        size = int(radius * LOCAL_WINDOW) | 1
+        local = cv2.blur(mag, (size, size))
+        norm = np.maximum(local * LOCAL_GAIN, cap * LOCAL_FLOOR)
+        weight = np.minimum(mag / norm, 1.0) / energy
+        self.a = (jxx - jyy) * weight
+        self.b = 2 * jxy * weight
+        # The coarse map only proposes candidates (coverage decides), so half resolution will do.
+        half = (self.width // 2, self.height // 2)
+        a_half = cv2.resize(self.a, half, interpolation=cv2.INTER_AREA)
+        b_half = cv2.resize(self.b, half, interpolation=cv2.INTER_AREA)
+        r_half = radius / 2
+        k = int(np.ceil(r_half * 1.25))
+        yy, xx = np.mgrid[-k:k + 1, -k:k + 1].astype(np.float32)
+        rr = np.sqrt(xx ** 2 + yy ** 2) + 1e-6
+        ring = np.exp(-0.5 * ((rr - r_half) / max(0.7, r_half * 0.12)) ** 2)
+        ring /= ring.sum()
+        cos2 = (xx ** 2 - yy ** 2) / rr ** 2
+        sin2 = 2 * xx * yy / rr ** 2
+        coarse = (cv2.filter2D(a_half, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
+                  + cv2.filter2D(b_half, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT))
+        self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        # Mean colour over the middle of a checker-sized disc around every pixel.
+        size = max(3, int(radius) | 1)
+        self.mean_lab = cv2.blur(lab, (size, size))
+        angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+        self._cos, self._sin = np.cos(angles), np.sin(angles)
+        self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
+        self._cos2_32, self._sin2_32 = self._cos2.astype(np.float32), self._sin2.astype(np.float32)
+        axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
+        self._up, self._down = self._sin < -axis_arc, self._sin > axis_arc
+
+    def score(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """Coarse scores of centres (any broadcastable shapes), nearest pixel."""
+        xs = np.clip(np.rint(cx).astype(np.int32), 0, self.width - 1)
+        ys = np.clip(np.rint(cy).astype(np.int32), 0, self.height - 1)
+        return self.map[ys, xs]
+
+    def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Share of ring directions showing a radial edge, for centres given as 1-D arrays:
+        all round, without the arc facing the board's centre, without the arc facing the
+        edge (``edge_up``: the point's edge is above the centre in the image), and on the arc
+        facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
+        one of those arcs; a lone checker hides none, and the last share tells it from an
+        empty point's base (see :data:`LONE_FAR_ARC`)."""
+        cx = np.asarray(cx, np.float32)[:, None, None]
+        cy = np.asarray(cy, np.float32)[:, None, None]
+        radii = self.radius * np.array(RING_RADII, np.float32)[None, :, None]
+        fx = np.rint(cx + radii * self._cos).astype(np.int32)
+        fy = np.rint(cy + radii * self._sin).astype(np.int32)
+        # Directions that leave the field are not evidence either way: a checker against the
+        # edge of a board seen at a slant is partly hidden under the frame's raised lip.
+        # Only the near and far edges hide checkers that way; beside a point there is more
+        # field or the frame's side, where a checker's rim must show.
+        # Outside the image nothing was seen at all (a column found shifted toward the image's
+        # side by corners placed inside the field).
+        _, y0, _, y1 = self.field_box
+        mid_x, mid_y = fx[:, len(RING_RADII) // 2], fy[:, len(RING_RADII) // 2]
+        inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
+        xs = np.minimum(np.maximum(fx, 0), self.width - 1)
+        ys = np.minimum(np.maximum(fy, 0), self.height - 1)
+        flat = ys * self.width + xs  # one flat gather per map is several times faster
+        radial = (self.a.ravel().take(flat) * self._cos2_32
+                  + self.b.ravel().take(flat) * self._sin2_32)
+        hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
+        near, far = (self._up, self._down) if edge_up else (self._down, self._up)
+        # Columns: all round, without the far arc, without the near arc, the far arc alone.
+        keep = np.stack([np.ones_like(near), ~far, ~near, far], axis=1).astype(np.float32)
+        seen = inside.astype(np.float32) @ keep
+        got = hit.astype(np.float32) @ keep / np.maximum(seen, 1)
+        # Half a rim is weaker evidence than a whole one.
+        total = keep.sum(axis=0)
+        hidden = np.maximum(0.75 - seen / total, 0)
+        share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
+        return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
+
+    def disc_colour(self, x: float, y: float) -> np.ndarray:
+        """Mean Lab colour over the middle of the checker centred at (x, y)."""
+        xi = min(max(int(round(x)), 0), self.width - 1)
+        yi = min(max(int(round(y)), 0), self.height - 1)
+        return self.mean_lab[yi, xi].copy()
