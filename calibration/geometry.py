@@ -78,6 +78,32 @@ def median_of(values: np.ndarray) -> np.floating:
     return np.mean(middle)
 
 
+def percentile(values: np.ndarray, q: float) -> np.floating:
+    """The ``q``-th percentile of an array's values, equal to ``np.percentile(values, q)``
+    (linear interpolation, no NaN handling), by one partition of one copy: NumPy's copies,
+    checks and partitions around its result cost several times more on the per-frame maps.
+
+    >>> x = np.random.default_rng(0).normal(size=(40, 31)).astype(np.float32)
+    >>> all(percentile(x, q) == np.percentile(x, q) for q in (0, 12.5, 50, 75, 80, 97, 100))
+    True
+    """
+    flat = np.asarray(values).flatten()  # always a copy: partitioned in place below
+    n = flat.size
+    if n == 0:
+        return np.percentile(flat, q)  # NaN, with numpy's warning
+    # NumPy's arithmetic: the virtual index (n - 1) q, then a lerp from the nearer end.
+    virtual = (n - 1) * (q / 100)
+    below_index = int(np.floor(virtual))
+    above_index = min(below_index + 1, n - 1)
+    flat.partition((below_index, above_index))
+    below, above = flat[below_index], flat[above_index]
+    gamma = virtual - below_index
+    diff = above - below
+    if gamma >= 0.5:
+        return above - diff * (1 - gamma)
+    return below + diff * gamma
+
+
 class GeometryError(ValueError):
     """Corners or a board shape that cannot be used."""
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from calibration.geometry import percentile
+
 #: Ring directions checked for a radial edge, and the edge strength that counts (share of the
 #: capped gradient).
 COVERAGE_ANGLES = 32
@@ -51,6 +53,9 @@ class RingScorer:
 
     def __init__(self, field: np.ndarray, radius: float,
                  field_box: tuple[float, float, float, float] | None = None) -> None:
+        # Every full-size map below is float32, computed in place where the input is not needed
+        # any more: the arithmetic is the same, but fewer large temporaries are made and walked
+        # through (this runs once per frame, on a cold cache).
         lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
         #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
         self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
@@ -63,21 +68,30 @@ class RingScorer:
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
         channel_sum = np.ones((1, 3), np.float32)
-        jxx = cv2.transform(gx * gx, channel_sum)
-        jyy = cv2.transform(gy * gy, channel_sum)
-        jxy = cv2.transform(gx * gy, channel_sum)
-        energy = jxx + jyy + 1e-6
+        jxy = cv2.transform(np.multiply(gx, gy, out=smooth), channel_sum)
+        jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum)
+        jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum)
+        del gx, gy, smooth
+        energy = jxx + jyy
+        energy += 1e-6
         mag = np.sqrt(energy)
         # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
         # but not its contrast against what surrounds it.  (A quarter of the pixels tell the
         # percentile as well as all of them.)
-        cap = float(np.percentile(mag[::2, ::2], 80)) + 1e-3
+        cap = float(percentile(mag[::2, ::2], 80)) + 1e-3
         size = int(radius * LOCAL_WINDOW) | 1
-        local = cv2.blur(mag, (size, size))
-        norm = np.maximum(local * LOCAL_GAIN, cap * LOCAL_FLOOR)
-        weight = np.minimum(mag / norm, 1.0) / energy
-        self.a = (jxx - jyy) * weight
-        self.b = 2 * jxy * weight
+        norm = cv2.blur(mag, (size, size))
+        norm *= LOCAL_GAIN
+        np.maximum(norm, cap * LOCAL_FLOOR, out=norm)
+        # weight = min(mag / norm, 1) / energy
+        weight = np.divide(mag, norm, out=mag)
+        np.minimum(weight, 1.0, out=weight)
+        weight /= energy
+        self.a = np.subtract(jxx, jyy, out=jxx)
+        self.a *= weight
+        self.b = np.multiply(jxy, 2, out=jxy)
+        self.b *= weight
+        del weight, norm, energy, jyy
         # The coarse map only proposes candidates (coverage decides), so half resolution will do.
         half = (self.width // 2, self.height // 2)
         a_half = cv2.resize(self.a, half, interpolation=cv2.INTER_AREA)
@@ -90,8 +104,8 @@ class RingScorer:
         ring /= ring.sum()
         cos2 = (xx ** 2 - yy ** 2) / rr ** 2
         sin2 = 2 * xx * yy / rr ** 2
-        coarse = (cv2.filter2D(a_half, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
-                  + cv2.filter2D(b_half, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT))
+        coarse = cv2.filter2D(a_half, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
+        coarse += cv2.filter2D(b_half, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT)
         self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
         # Mean colour over the middle of a checker-sized disc around every pixel.
         size = max(3, int(radius) | 1)
