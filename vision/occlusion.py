@@ -326,40 +326,74 @@ def board_palette(pixels: np.ndarray, share: float = 0.02) -> np.ndarray:
     return ((cells[keep] + 0.5) * step).astype(np.float32)
 
 
-def _foreign_line(strip: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Along one frame strip: unlike the strip's own plain colour and unlike every colour of
-    the board and the checkers (``palette``, weighted Lab)."""
-    # Along the edge: the mean across the strip's few pixels of thickness.
-    mean = cv2.resize(strip, (strip.shape[1], 1), interpolation=cv2.INTER_AREA)
-    line = cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32) * np.float32([LIGHTNESS, 1, 1])
-    plain = column_median(line)
-    d = nearest_distance(line, plain)
-    if len(palette):
-        d_board = nearest_distance(line, palette)
-    else:
-        d_board = np.full(len(line), np.inf, np.float32)
-    return (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)
+def _edge_lines(strips: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each frame strip's mean across its few pixels of thickness, as weighted Lab along the
+    edge.  Strips of one thickness are joined end to end and averaged and converted at once:
+    both work pixel by pixel along the edge, so the numbers are those of strip by strip, for
+    one call each instead of one per strip.
+
+    >>> strips = [np.random.default_rng(k).integers(0, 256, (4, 30 + k, 3), np.uint8)
+    ...           for k in range(3)]
+    >>> [bool((a == _edge_lines([s])[0]).all()) for a, s in zip(_edge_lines(strips), strips)]
+    [True, True, True]
+    """
+    if len({s.shape[0] for s in strips}) > 1:
+        return [line for s in strips for line in _edge_lines([s])]
+    joined = np.concatenate(strips, axis=1)
+    mean = cv2.resize(joined, (joined.shape[1], 1), interpolation=cv2.INTER_AREA)
+    line = (cv2.cvtColor(mean, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+            * np.float32([LIGHTNESS, 1, 1]))
+    return np.split(line, np.cumsum([s.shape[1] for s in strips])[:-1])
+
+
+def _foreign_lines(lines: Sequence[np.ndarray], palettes: Sequence[np.ndarray]
+                   ) -> list[np.ndarray]:
+    """Along each frame strip's line (from :func:`_edge_lines`): unlike the strip's own plain
+    colour and unlike every colour of ``palettes[k]`` (the board's field and checkers, weighted
+    Lab; may be empty).  The distances of all lines are taken at once, with the same arithmetic
+    as line by line."""
+    lengths = [len(line) for line in lines]
+    joined = np.concatenate(lines)
+    # Each pixel's own strip's plain colour (the median along the strip), one distance for all.
+    plain = np.repeat(np.stack([column_median(line) for line in lines]), lengths, axis=0)
+    diff = joined - plain
+    d = np.sqrt(np.square(diff[:, 0]) + np.square(diff[:, 1]) + np.square(diff[:, 2]))
+    d_board = np.full(len(joined), np.inf, np.float32)
+    starts = np.cumsum([0] + lengths)
+    for palette in {id(p): p for p in palettes if len(p)}.values():
+        # The lines checked against one palette, at once.
+        which = [k for k, p in enumerate(palettes) if p is palette]
+        index = np.concatenate([np.arange(starts[k], starts[k + 1]) for k in which])
+        d_board[index] = nearest_distance(joined[index], palette)
+    off = (d > FOREIGN) & (d_board > PALETTE_SHARE * FOREIGN)
+    return np.split(off, starts[1:-1])
 
 
 def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diameter: float
               ) -> list[str]:
     """Edges along which the frame is crossed by something foreign (see the module notes and
-    :func:`_foreign_line`) in both bands at the same place, for at least
-    :data:`MIN_RUN_DIAMETERS` of a checker."""
-    found = []
+    :func:`_foreign_lines`) in both bands at the same place, for at least
+    :data:`MIN_RUN_DIAMETERS` of a checker.  Along the top and bottom edges the board's colours
+    are not asked about (see :data:`PALETTE_SHARE`)."""
+    found: list[str] = []
     if len(bands) < 2:
         return found
-    for k, name in enumerate(EDGE_NAMES):
-        near, far = bands[0][k], bands[1][k]
-        if near.size == 0 or far.size == 0:
-            continue
-        reach = max(1, int(diameter / 3))
-        colours = palette if name in ("left", "right") else palette[:0]
-        far_off = cv2.dilate(_foreign_line(far, colours).astype(np.uint8)[:, None],
+    edges_seen = [k for k in range(len(EDGE_NAMES))
+                  if bands[0][k].size and bands[1][k].size]
+    if not edges_seen:
+        return found
+    strips = [bands[0][k] for k in edges_seen] + [bands[1][k] for k in edges_seen]
+    none = palette[:0]
+    colours = [palette if EDGE_NAMES[k] in ("left", "right") else none for k in edges_seen]
+    offs = _foreign_lines(_edge_lines(strips), colours + colours)
+    reach = max(1, int(diameter / 3))
+    for i, k in enumerate(edges_seen):
+        near_off, far_off = offs[i], offs[len(edges_seen) + i]
+        far_off = cv2.dilate(far_off.astype(np.uint8)[:, None],
                              np.ones((2 * reach + 1, 1), np.uint8))[:, 0].astype(bool)
-        off = _foreign_line(near, colours) & far_off
+        off = near_off & far_off
         edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
         longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
         if longest >= MIN_RUN_DIAMETERS * diameter:
-            found.append(name)
+            found.append(EDGE_NAMES[k])
     return found
