@@ -116,12 +116,25 @@ class RingScorer:
         self._cos2_32, self._sin2_32 = self._cos2.astype(np.float32), self._sin2.astype(np.float32)
         axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
         self._up, self._down = self._sin < -axis_arc, self._sin > axis_arc
+        # The ring's sample offsets (radius by direction), and per edge side the arcs each
+        # coverage share counts (see coverage): the same for every call.
+        # (Radius first: the samples of one radius are then one block, and the best over the
+        # radii is an elementwise maximum of blocks rather than a reduction across them.)
+        radii = self.radius * np.array(RING_RADII, np.float32)[:, None, None]
+        self._ring_dx, self._ring_dy = radii * self._cos, radii * self._sin
+        self._keep = {}
+        for edge_up in (True, False):
+            near, far = (self._up, self._down) if edge_up else (self._down, self._up)
+            # Columns: all round, without the far arc, without the near arc, the far arc alone.
+            keep = np.stack([np.ones_like(near), ~far, ~near, far], axis=1).astype(np.float32)
+            self._keep[edge_up] = keep, keep.sum(axis=0)
 
     def score(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         """Coarse scores of centres (any broadcastable shapes), nearest pixel."""
         xs = np.clip(np.rint(cx).astype(np.int32), 0, self.width - 1)
         ys = np.clip(np.rint(cy).astype(np.int32), 0, self.height - 1)
-        return self.map[ys, xs]
+        # One flat gather: the same values as map[ys, xs], several times faster.
+        return self.map.ravel().take(ys * self.width + xs)
 
     def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -131,11 +144,12 @@ class RingScorer:
         facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
         one of those arcs; a lone checker hides none, and the last share tells it from an
         empty point's base (see :data:`LONE_FAR_ARC`)."""
-        cx = np.asarray(cx, np.float32)[:, None, None]
-        cy = np.asarray(cy, np.float32)[:, None, None]
-        radii = self.radius * np.array(RING_RADII, np.float32)[None, :, None]
-        fx = np.rint(cx + radii * self._cos).astype(np.int32)
-        fy = np.rint(cy + radii * self._sin).astype(np.int32)
+        # (In place wherever an intermediate is not needed again: several arrays of 160 samples
+        # per centre are made and walked through per call, and checkers call this often.)
+        fx = np.asarray(cx, np.float32)[None, :, None] + self._ring_dx  # radius, centre, angle
+        fy = np.asarray(cy, np.float32)[None, :, None] + self._ring_dy
+        fx = np.rint(fx, out=fx).astype(np.int32)
+        fy = np.rint(fy, out=fy).astype(np.int32)
         # Directions that leave the field are not evidence either way: a checker against the
         # edge of a board seen at a slant is partly hidden under the frame's raised lip.
         # Only the near and far edges hide checkers that way; beside a point there is more
@@ -143,21 +157,23 @@ class RingScorer:
         # Outside the image nothing was seen at all (a column found shifted toward the image's
         # side by corners placed inside the field).
         _, y0, _, y1 = self.field_box
-        mid_x, mid_y = fx[:, len(RING_RADII) // 2], fy[:, len(RING_RADII) // 2]
+        mid_x, mid_y = fx[len(RING_RADII) // 2], fy[len(RING_RADII) // 2]
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
-        xs = np.minimum(np.maximum(fx, 0), self.width - 1)
-        ys = np.minimum(np.maximum(fy, 0), self.height - 1)
-        flat = ys * self.width + xs  # one flat gather per map is several times faster
-        radial = (self.a.ravel().take(flat) * self._cos2_32
-                  + self.b.ravel().take(flat) * self._sin2_32)
-        hit = (radial.max(axis=1) > EDGE_LEVEL) & inside  # the rim may sit at any of the radii
-        near, far = (self._up, self._down) if edge_up else (self._down, self._up)
-        # Columns: all round, without the far arc, without the near arc, the far arc alone.
-        keep = np.stack([np.ones_like(near), ~far, ~near, far], axis=1).astype(np.float32)
+        np.clip(fx, 0, self.width - 1, out=fx)
+        np.clip(fy, 0, self.height - 1, out=fy)
+        flat = np.multiply(fy, self.width, out=fy)
+        flat += fx  # one flat gather per map is several times faster
+        radial = self.a.ravel().take(flat)
+        radial *= self._cos2_32
+        along = self.b.ravel().take(flat)
+        along *= self._sin2_32
+        radial += along
+        hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
+        hit &= inside
+        keep, total = self._keep[bool(edge_up)]
         seen = inside.astype(np.float32) @ keep
         got = hit.astype(np.float32) @ keep / np.maximum(seen, 1)
         # Half a rim is weaker evidence than a whole one.
-        total = keep.sum(axis=0)
         hidden = np.maximum(0.75 - seen / total, 0)
         share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
         return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
