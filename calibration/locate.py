@@ -31,6 +31,8 @@ calibration.locate.LocateError: cannot find the board: no backgammon board found
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 import cv2
 import numpy as np
 
@@ -43,6 +45,8 @@ from calibration.geometry import (
 MIN_SCORE = 0.25
 #: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
 BAR_EVIDENCE = 4.0
+#: Bar edge strength of a strong bar: outlines are ranked by the bar up to this.
+STRONG_BAR = 12.0
 #: Refined corners are kept unless their field scores below this share of the rough one's (a
 #: refinement gone astray; the score is too blunt to judge finer).
 REFINED_KEEP = 0.5
@@ -51,6 +55,13 @@ REFINED_KEEP = 0.5
 SCORE_WIDTH = 320
 QUICK_SCORE_WIDTH = 160
 CLOSER_LOOKS = 4
+#: An outline with more corners than four (something over the board's edge) gives four-sided
+#: candidates from four of its longest sides, each at least this share of the frame's smaller
+#: size; the corners they meet at may lie a little outside the frame (this share of its size).
+SIDES_CONSIDERED = 10
+SIDE_SHARE = 0.1
+OUTSIDE_REACH = 0.02
+MIN_CORNER_SINE = 0.3
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 
@@ -96,13 +107,20 @@ def _quads(gray: np.ndarray) -> list[np.ndarray]:
                 continue
             hull = cv2.convexHull(contour)
             peri = cv2.arcLength(hull, True)
-            for eps in (0.01, 0.02, 0.04):
-                approx = cv2.approxPolyDP(hull, eps * peri, True)
-                if len(approx) == 4:
-                    quad = approx.reshape(4, 2).astype(np.float64)
-                    if cv2.contourArea(quad.astype(np.float32)) >= min_area:
-                        found.append(quad)
-                    break
+            approximations = [cv2.approxPolyDP(hull, eps * peri, True) for eps in (0.01, 0.02, 0.04)]
+            fours = [a for a in approximations if len(a) == 4]
+            if fours:
+                quad = fours[0].reshape(4, 2).astype(np.float64)
+                if cv2.contourArea(quad.astype(np.float32)) >= min_area:
+                    found.append(quad)
+            elif len(approximations[0]) > 4:
+                approx = approximations[0]
+                # Something over the edge: the board's sides are among the long sides of the
+                # outline (the contour's own, where the hull would bridge the notch a hand
+                # leaves) or of its hull (where it sticks out at a corner).
+                for polygon in (approx, cv2.approxPolyDP(contour, 0.01 * peri, True)):
+                    found += _quads_from_sides(polygon.reshape(-1, 2).astype(np.float64),
+                                               min_area, (w, h))
     # A field's two halves are often the clearest outlines (the bar splits it): join pairs of
     # similar, neighbouring outlines into one.
     singles = list(found)
@@ -125,6 +143,57 @@ def _quads(gray: np.ndarray) -> list[np.ndarray]:
         if all(np.abs(quad - u).max() > 4 for u in unique):
             unique.append(quad)
     return unique
+
+
+def _quads_from_sides(polygon: np.ndarray, min_area: float, size: tuple[int, int]
+                      ) -> list[np.ndarray]:
+    """Four-sided outlines made of four of a polygon's long sides (extended to meet).
+
+    Something over the board's edge (a hand, an arm, a cup) joins the board's outline and
+    adds corners of its own; the board's sides are still among the polygon's long sides, only
+    shortened or cut in two.  Each side must lie on the side of the outline it makes (not
+    beyond its corners); which outline is the board is left to the scoring.
+
+    >>> corner_covered = np.array([[0, 0], [100, 0], [100, 80], [80, 100], [0, 100]], float)
+    >>> quads = _quads_from_sides(corner_covered, 100, (200, 200))
+    >>> [[0, 0], [100, 0], [100, 100], [0, 100]] in [q.astype(int).tolist() for q in quads]
+    True
+    """
+    ends = np.roll(polygon, -1, axis=0)
+    lengths = np.linalg.norm(ends - polygon, axis=1)
+    w, h = size
+    long_enough = lengths >= SIDE_SHARE * min(w, h)
+    longest = sorted(i for i in np.argsort(-lengths)[:SIDES_CONSIDERED].tolist() if long_enough[i])
+    reach = OUTSIDE_REACH * max(w, h)
+    quads = []
+    for chosen in combinations(longest, 4):
+        lines = [(polygon[i], ends[i]) for i in chosen]
+        directions = [(b - a) / np.linalg.norm(b - a) for a, b in lines]
+        # Neighbouring sides of a field meet at a clear angle, even seen steeply.
+        if any(abs(float(a[0] * b[1] - a[1] * b[0])) < MIN_CORNER_SINE
+               for a, b in zip(directions[-1:] + directions[:-1], directions)):
+            continue
+        quad = np.array([_intersect(lines[k - 1], lines[k]) for k in range(4)], np.float64)
+        if not np.isfinite(quad).all() or (quad < -reach).any() or \
+                (quad[:, 0] > w + reach).any() or (quad[:, 1] > h + reach).any():
+            continue
+        if not all(_on_segment(quad[k], quad[(k + 1) % 4], lines[k]) for k in range(4)):
+            continue
+        if not cv2.isContourConvex(quad.astype(np.float32)):
+            continue
+        if cv2.contourArea(quad.astype(np.float32)) >= min_area:
+            quads.append(quad)
+    return quads
+
+
+def _on_segment(start: np.ndarray, end: np.ndarray, piece: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether ``piece`` (a polygon side on the line start-end) lies between start and end."""
+    direction = end - start
+    squared = float(direction @ direction)
+    if squared < 1e-9:
+        return False
+    t = [float((p - start) @ direction) / squared for p in piece]
+    return min(t) >= -0.05 and max(t) <= 1.05
 
 
 def _canonical_order(quad: np.ndarray) -> np.ndarray:
@@ -177,7 +246,6 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    best: tuple[float, Corners] | None = None
     quick: list[tuple[float, Corners]] = []
     for quad in _quads(gray):
         ordered = _canonical_order(quad)
@@ -187,24 +255,26 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 corners = check_corners(corners_np)
             except GeometryError:
                 continue
-            quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH), corners))
-    # A quick look at every outline, a closer one at the few best.
+            quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners))
+    # A quick look at every outline, a closer one at the few best; the best ranked that looks
+    # like a board at all wins.
     quick.sort(key=lambda item: -item[0])
+    best: tuple[float, float, Corners] | None = None
     for _, corners in quick[:CLOSER_LOOKS]:
-        score = _board_score(small, corners)
-        if best is None or score > best[0]:
-            best = (score, corners)
-    if best is None or best[0] < MIN_SCORE:
+        score, rank = _board_score(small, corners)
+        if score >= MIN_SCORE and (best is None or rank > best[1]):
+            best = (score, rank, corners)
+    if best is None:
         raise LocateError("cannot find the board: no backgammon board found in the frame "
                           "(give the corners with --corners)")
-    rough = np.asarray(best[1], np.float64) / scale
+    rough = np.asarray(best[2], np.float64) / scale
     if trace is not None:
         trace.append(rough.copy())
     refined = refine_corners(frame, rough, trace)
     # The refinement follows edges and the points' rhythm; should it have wandered off (a
     # strong edge that is not the field's), the pattern inside says so.
     try:
-        kept = _board_score(small, check_corners(np.asarray(refined) * scale))
+        kept = _board_score(small, check_corners(np.asarray(refined) * scale))[0]
     except GeometryError:
         kept = 0.0
     if kept < REFINED_KEEP * best[0]:
@@ -214,15 +284,24 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     return refined
 
 
-def _board_score(small: np.ndarray, corners: Corners, width: int | None = None) -> float:
-    """How much the field on ``corners`` looks like a backgammon field: the points' pattern
-    (:func:`pattern_score`) times the evidence for a bar in the middle."""
+def _board_score(small: np.ndarray, corners: Corners, width: int | None = None
+                 ) -> tuple[float, float]:
+    """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
+    at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
+    middle up to a clear bar) and how well, for ranking outlines (the same with the bar
+    counted up to a strong one).
+
+    A bar's two edges run the whole height of the field; what passes for a bar in an outline
+    of half the field, or one shifted by a few points, is a triangle's edge or a column of
+    checkers, clear enough to pass but weaker, so among outlines that pass the stronger bar
+    wins.
+    """
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
     geometry, bar = bar_evidence(field, geometry)
-    # A half board shows points too; only the whole field has the bar in its middle.
-    return pattern_score(field, geometry) * min(1.0, bar / BAR_EVIDENCE)
+    pattern = pattern_score(field, geometry)
+    return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR)
 
 
 POINTS_PER_ROW_F = 12.0
@@ -233,8 +312,15 @@ REFINE_STRIPS = 24
 #: A side's edge counts as clear when its straight-line vote is at least this share of the
 #: strongest edge found near that side.
 INNER_EDGE_SHARE = 0.75
+#: The field's own edge may be seen only in part (dark points against a dark frame show no
+#: edge): when the points' pattern picks among the edges, this share is enough.
+FIELD_EDGE_SHARE = 0.4
 #: A strip's edge strength (share of its strongest) that counts as support for a line.
 SUPPORT_LEVEL = 0.3
+#: Two lines whose ends are both within this many pixels are the same edge.
+SAME_EDGE = 5
+#: Lines kept per side and gradient sign.
+LINES_PER_SIDE = 6
 #: Largest difference between the widths of the two halves of the field, as a share of the
 #: straightened width, while the short sides are placed (rough corners distort a little).
 HALF_MISMATCH = 0.05
@@ -281,9 +367,10 @@ def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: floa
         a, b = np.unravel_index(f, votes.shape)
         if votes[a, b] < 0:
             break
-        if all(abs(a - a2) + abs(b - b2) > 4 for _, a2, b2 in lines):
+        # Slightly leaning copies of a line already taken are the same edge.
+        if all(max(abs(a - a2), abs(b - b2)) > SAME_EDGE for _, a2, b2 in lines):
             lines.append((float(votes[a, b]), float(a), float(b)))
-        if len(lines) >= 4:
+        if len(lines) >= LINES_PER_SIDE:
             break
     return [(score, float(offsets[0] + a * (offsets[1] - offsets[0])),
              float(offsets[0] + b * (offsets[1] - offsets[0]))) for score, a, b in lines]
@@ -346,7 +433,8 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
         if not candidates:
             continue
         strongest = max(c[0] for c in candidates)
-        clear = [c for c in candidates if c[0] >= INNER_EDGE_SHARE * strongest]
+        share = FIELD_EDGE_SHARE if choose == "texture" else INNER_EDGE_SHARE
+        clear = [c for c in candidates if c[0] >= share * strongest]
         if choose == "texture":
             # The board's frame has several long edges (outer rim, bevels, the field's
             # edge); the field's edge is the one with the points' pattern just inside and

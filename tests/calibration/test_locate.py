@@ -36,6 +36,38 @@ def test_hard_frames_are_found_to_within_two_percent():
     assert float(np.median(errors)) <= 0.015, errors
 
 
+def test_an_arm_across_the_boards_edge_does_not_hide_the_board():
+    """Rendered frames where the board's outline runs into an arm that leaves the frame (the
+    outline has more than four corners): the board's sides are among the outline's long sides."""
+    errors = []
+    for seed in (16, 97, 146):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True))
+        errors.append(corner_error(align_to(locate_field(scene.image), scene.corners),
+                                   scene.corners))
+    assert max(errors) <= 0.03, errors
+
+
+def test_the_whole_field_outranks_one_shifted_by_a_point():
+    """An outline one point off still shows the points' rhythm and something like a bar (a
+    triangle's edge, a column of checkers); the whole field's real bar must rank it higher."""
+    import cv2
+
+    from calibration.geometry import check_corners
+    from calibration.locate import _board_score
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for seed in (400, 402, 406, 411):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True))
+        small = cv2.resize(scene.image, (640, 360), interpolation=cv2.INTER_AREA)
+        truth = np.float32(scene.corners) / 2
+        to_frame = cv2.getPerspectiveTransform(unit, truth)
+        shifted = cv2.perspectiveTransform((unit + [1 / 12, 0]).astype(np.float32)[None],
+                                           to_frame)[0]
+        whole = _board_score(small, check_corners(truth))
+        off = _board_score(small, check_corners(shifted))
+        assert whole[1] > off[1], (seed, whole, off)
+
+
 @pytest.mark.parametrize("frame", [
     np.zeros((360, 640, 3), np.uint8),
     np.random.default_rng(1).integers(0, 255, (360, 640, 3)).astype(np.uint8),
