@@ -5,9 +5,11 @@
 
 Renders ``-n`` hard synthetic frames once (rendering is slow and not what is measured), then
 reads each with its true corners, one OpenCV thread, timing every stage the reader calls
-(rectification, checkers, trays, frame bands, occlusion) in CPU seconds of this process.
-Prints per-stage median and 90th percentile in milliseconds and each stage's share of the
-whole read.  ``--profile`` prints the top of a cProfile of the reads instead; ``--dump`` writes
+(rectification, checkers, trays, frame bands, occlusion; and within checkers the ring-evidence
+maps, ``RingScorer``) in CPU seconds of this process.  Prints per-stage median and 90th
+percentile in milliseconds, each stage's share of the whole read, and the minor page faults
+per read (memory the process had to get from the system again: system CPU time, counted in
+the figures).  ``--profile`` prints the top of a cProfile of the reads instead; ``--dump`` writes
 every reading (the synthetic frames', then the real photos' when ``/work/shared/data`` or
 ``BGBRIDGE_REAL_BOARDS`` has them) as JSON, to check that a change leaves the readings identical.
 """
@@ -18,6 +20,7 @@ import cProfile
 import functools
 import json
 import pstats
+import resource
 import statistics
 import sys
 import time
@@ -28,18 +31,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
+import vision.checkers as checkers_module  # noqa: E402
 import vision.reader as reader_module  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.render import RenderOptions, render_board  # noqa: E402
 
-#: The reader's stages, by the names it calls them under in :mod:`vision.reader`.
+#: The reader's stages, by the names it calls them under in :mod:`vision.reader`, and parts
+#: of them by the names their modules call them under.
 STAGES = ("rectify", "find_checkers", "read_trays", "frame_band", "find_occlusion")
+PARTS = {"RingScorer": checkers_module}
+#: The order of the table: each part under its stage.
+SHOWN = ("rectify", "find_checkers", "RingScorer", "read_trays", "frame_band", "find_occlusion")
 
 
 def _instrument(times: dict[str, list[float]]) -> None:
-    """Wrap each stage in the reader's namespace so that every call adds its CPU time."""
-    for name in STAGES:
-        original: Callable[..., Any] = getattr(reader_module, name)
+    """Wrap each stage in the reader's namespace (and each part in its caller's) so that every
+    call adds its CPU time."""
+    for name in STAGES + tuple(PARTS):
+        module = PARTS.get(name, reader_module)
+        original: Callable[..., Any] = getattr(module, name)
 
         @functools.wraps(original)
         def timed(*args: Any, _original: Callable[..., Any] = original, _name: str = name,
@@ -50,7 +60,7 @@ def _instrument(times: dict[str, list[float]]) -> None:
             finally:
                 times[_name].append(time.process_time() - start)
 
-        setattr(reader_module, name, timed)
+        setattr(module, name, timed)
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -79,25 +89,30 @@ def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
         return 0
-    times: dict[str, list[float]] = {name: [] for name in STAGES}
+    times: dict[str, list[float]] = {name: [] for name in STAGES + tuple(PARTS)}
     _instrument(times)
     whole: list[float] = []
+    faults: list[int] = []
     readings = []
     for _ in range(args.repeat):
         for scene in scenes:
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             start = time.process_time()
             obs = reader.read(scene.image, corners=scene.corners)
             whole.append(time.process_time() - start)
+            faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
             if len(readings) < len(scenes):
                 readings.append(obs.to_json())
     print(f"{len(whole)} reads of {args.frames} {'easy' if args.easy else 'hard'} frames "
           f"({scenes[0].image.shape[1]}x{scenes[0].image.shape[0]}), CPU ms, 1 OpenCV thread")
     total = statistics.median(whole) * 1000
-    for name, values in list(times.items()) + [("whole read", whole)]:
+    for name, values in [(name, times[name]) for name in SHOWN] + [("whole read", whole)]:
         ms = [v * 1000 for v in values]
         median = statistics.median(ms)
-        print(f"  {name:<15} median {median:6.2f}  p90 {_percentile(ms, 0.9):6.2f}  "
+        label = f"  {name}" if name in PARTS else name
+        print(f"  {label:<15} median {median:6.2f}  p90 {_percentile(ms, 0.9):6.2f}  "
               f"({median / total:5.1%} of the whole read's median)")
+    print(f"  minor page faults per read: median {statistics.median(faults):.0f}")
     if args.dump:
         from vision.evaluate import load_real, real_dir
         try:
