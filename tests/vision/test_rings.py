@@ -1,0 +1,115 @@
+"""RingScorer (vision.rings): its maps and samples equal the plain formulas they are written
+faster than, and a checker's rim shows as coverage where it should."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import percentile
+from engine.position import Position
+from vision.reader import rectify
+from vision.render import RenderOptions, render_board
+from vision.rings import COVERAGE_ANGLES, EDGE_LEVEL, RING_RADII, RingScorer
+
+
+@pytest.fixture(scope="module")
+def field() -> tuple[np.ndarray, float]:
+    scene = render_board(Position.start(), RenderOptions(seed=5, hard=True))
+    rect = rectify(scene.image, scene.corners)
+    return rect.field, rect.geometry.checker_radius
+
+
+def _reference_maps(field: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The doubled-angle maps (a, b) by the plain formulas: three-channel filtering, the
+    structure tensor summed over the channels, local normalisation."""
+    lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+    smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    xx, yy, xy = gx * gx, gy * gy, gx * gy
+    jxx = (xx[..., 0] + xx[..., 1]) + xx[..., 2]
+    jyy = (yy[..., 0] + yy[..., 1]) + yy[..., 2]
+    jxy = (xy[..., 0] + xy[..., 1]) + xy[..., 2]
+    energy = jxx + jyy + 1e-6
+    mag = np.sqrt(energy)
+    cap = float(np.percentile(mag[::2, ::2], 80)) + 1e-3
+    size = int(radius * 5) | 1
+    norm = np.maximum(cv2.blur(mag, (size, size)) * 1.2, cap * 0.7)
+    weight = np.minimum(mag / norm, 1.0) / energy
+    return (jxx - jyy) * weight, 2 * jxy * weight
+
+
+def test_maps_equal_the_plain_formulas(field: tuple[np.ndarray, float]) -> None:
+    image, radius = field
+    scorer = RingScorer(image, radius)
+    a, b = _reference_maps(image, radius)
+    assert scorer.a.dtype == np.float32 and scorer.b.dtype == np.float32
+    assert np.array_equal(scorer.a, a) and np.array_equal(scorer.b, b)
+
+
+def test_coverage_equals_sampling_each_ring_direction(field: tuple[np.ndarray, float]) -> None:
+    image, radius = field
+    h, w = image.shape[:2]
+    box = (0.0, 6.0, float(w), h - 6.0)
+    scorer = RingScorer(image, radius, box)
+    rng = np.random.default_rng(0)
+    # Centres anywhere, some with rings leaving the field box and the image.
+    cx = rng.uniform(-radius, w + radius, 60).astype(np.float32)
+    cy = rng.uniform(-radius, h + radius, 60).astype(np.float32)
+    angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+    for edge_up in (True, False):
+        shares = scorer.coverage(cx, cy, edge_up)
+        for i in range(len(cx)):
+            inside, hit = [], []
+            for t in angles:
+                ring = []
+                for share in RING_RADII:
+                    r = radius * np.float32(share)
+                    x = int(np.rint(cx[i] + r * np.cos(t)))
+                    y = int(np.rint(cy[i] + r * np.sin(t)))
+                    if share == RING_RADII[len(RING_RADII) // 2]:
+                        inside.append(box[1] <= y < box[3] and 0 <= x < w)
+                    x, y = min(max(x, 0), w - 1), min(max(y, 0), h - 1)
+                    ring.append(scorer.a[y, x] * np.float32(np.cos(2 * t))
+                                + scorer.b[y, x] * np.float32(np.sin(2 * t)))
+                hit.append(max(ring) > EDGE_LEVEL and inside[-1])
+            up = np.sin(angles) < -np.cos(np.radians(55))
+            down = np.sin(angles) > np.cos(np.radians(55))
+            near, far = (up, down) if edge_up else (down, up)
+            for column, arc in enumerate([np.ones_like(near), ~far, ~near, far]):
+                seen = sum(v for v, k in zip(inside, arc) if k)
+                got = sum(v for v, k in zip(hit, arc) if k) / max(seen, 1)
+                total = arc.sum()
+                want = got - 0.4 * max(0.75 - seen / total, 0) if seen >= 0.5 * total else 0.0
+                assert shares[column][i] == pytest.approx(want, abs=1e-6)
+
+
+def test_score_is_the_coarse_map_at_the_nearest_pixel(field: tuple[np.ndarray, float]) -> None:
+    image, radius = field
+    scorer = RingScorer(image, radius)
+    xs = np.array([-3.2, 0.4, 17.5, 100.49, 500.0], np.float32)[:, None]
+    ys = np.array([-1.0, 2.6, 40.5, 1000.0], np.float32)[None, :]
+    want = scorer.map[np.clip(np.rint(ys).astype(int), 0, scorer.height - 1),
+                      np.clip(np.rint(xs).astype(int), 0, scorer.width - 1)]
+    assert np.array_equal(scorer.score(xs, ys), want)
+
+
+def test_a_lone_disc_is_covered_all_round_at_its_centre_only() -> None:
+    image = np.full((160, 200, 3), 70, np.uint8)
+    cv2.circle(image, (100, 80), 14, (210, 220, 230), -1)
+    scorer = RingScorer(image, 14.0)
+    full, no_far, no_near, far = scorer.coverage(np.float32([100, 100, 40]),
+                                                 np.float32([80, 80 + 14, 40]))
+    assert full[0] == 1.0 and no_far[0] == 1.0 and no_near[0] == 1.0 and far[0] == 1.0
+    assert full[1] < 0.6 and full[2] == 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_percentile_equals_numpys(dtype: type) -> None:
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 7, 100, 4097):
+        values = (rng.normal(size=size) * 50).astype(dtype)
+        for q in (0, 10, 50, 75, 80, 90, 97, 100):
+            got, want = percentile(values, q), np.percentile(values, q)
+            assert got == want and type(got) is type(want)
