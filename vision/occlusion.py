@@ -93,16 +93,28 @@ def _columns(geometry: BoardGeometry, scale: float) -> list[tuple[float, float]]
 def column_patches(lab: np.ndarray, geometry: BoardGeometry, scale: float) -> np.ndarray:
     """The 24 point columns of a (scaled) field image resampled to one size, the bottom row
     turned upside down so that every point's base is at the top: 24 x half x width x 3, the top
-    row's columns first."""
+    row's columns first.
+
+    Columns as wide as each other are stacked one above the other and resampled in one call:
+    only their width changes, row by row, so the numbers are those of one call per column.
+    """
     h = lab.shape[0]
     half = h // 2
-    patches = []
+    parts = []
     for row in ("top", "bottom"):
         for a, b in _columns(geometry, scale):
             x0, x1 = int(round(a)), max(int(round(a)) + 1, int(round(b)))
-            part = lab[:half, x0:x1] if row == "top" else lab[h - half:, x0:x1][::-1]
-            patches.append(cv2.resize(part, (COLUMN_WIDTH, half), interpolation=cv2.INTER_AREA))
-    return np.stack(patches)
+            parts.append(lab[:half, x0:x1] if row == "top" else lab[h - half:, x0:x1][::-1])
+    patches = np.empty((len(parts), half, COLUMN_WIDTH) + lab.shape[2:], lab.dtype)
+    by_width: dict[int, list[int]] = {}
+    for i, part in enumerate(parts):
+        by_width.setdefault(part.shape[1], []).append(i)
+    for members in by_width.values():
+        stacked = np.concatenate([parts[i] for i in members], axis=0)
+        resized = cv2.resize(stacked, (COLUMN_WIDTH, len(members) * half),
+                             interpolation=cv2.INTER_AREA)
+        patches[members] = resized.reshape((len(members), half, COLUMN_WIDTH) + lab.shape[2:])
+    return patches
 
 
 #: Which of the two point colours each of the 24 columns has (alternating along a row, the
