@@ -320,7 +320,7 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
     right = profile[hi_a:hi_b]
     if left.size == 0 or right.size == 0:
         return geometry, 0.0
-    scale = float(np.percentile(profile, 75)) + 1.0
+    scale = float(percentile(profile, 75)) + 1.0
     best = None
     # Pick the pair of edges with the strongest joint response, roughly symmetric about the
     # middle (the corners are only approximately placed).

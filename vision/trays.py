@@ -30,7 +30,9 @@ import cv2
 import numpy as np
 
 from calibration.colours import nearest_distance, weighted
-from calibration.geometry import BoardGeometry, Corners, column_median, homography, median_of
+from calibration.geometry import (
+    BoardGeometry, Corners, column_median, homography, median_of, percentile,
+)
 
 #: How far beside the field a tray is looked for, as a share of the field's width.
 STRIP_SHARE = 0.2
@@ -175,7 +177,7 @@ def _inner_seams(luminance: np.ndarray, pitch: float) -> int:
     # A seam is a thin line either side of the slabs' grey: a bright rim or a dark gap (both,
     # side by side, are one seam).
     signal = np.abs(p - local)
-    top = float(np.percentile(signal, 97))
+    top = float(percentile(signal, 97))
     if top <= 0:
         return 0
     edge = 0.3 * pitch
@@ -211,7 +213,7 @@ def count_run(rows_fill: np.ndarray, luminance: np.ndarray, diameter: float
     2
     """
     length = len(rows_fill)
-    top = float(np.percentile(rows_fill, 90)) if length else 0.0
+    top = float(percentile(rows_fill, 90)) if length else 0.0
     evenness = float(np.mean(rows_fill)) / top if top > 0 else 0.0
     discs = max(1, int(round(length / diameter)))
     if evenness < 0.86 and length >= 0.7 * diameter:
