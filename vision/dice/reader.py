@@ -415,6 +415,8 @@ class Face:
     minor: float = 0.0            # mean minor semi-axis of its pips (pixels)
     radius: float = 0.0           # mean pip radius (pixels)
     roundness: float = 1.0        # median axis ratio of its pips
+    #: The same pips fitted as a motion-blurred face (their streaks not taken for foreshortening).
+    blurred: Face | None = field(default=None, repr=False)
 
     @property
     def squareness(self) -> float:
@@ -595,21 +597,11 @@ def _pairs(field_: PipField, frame: np.ndarray, settings: ReaderSettings) -> lis
     return out
 
 
-def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -> Face | None:
-    # Pips of one face look alike: drop faint ones (pips of hidden faces seen through a
-    # translucent die, glare) and ones of another size.
-    contrast = {i: abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in members}
-    strongest = max(contrast.values())
-    members = [i for i in members if contrast[i] >= 0.55 * strongest]
-    typical = float(np.median([field_.pips[i].radius for i in members]))
-    members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
-    pips = [field_.pips[i] for i in members]
-    if not 1 <= len(pips) <= 6:
-        return None
-    metric = np.mean(_pip_metrics(pips), axis=0)
+def _fit_in_metric(pips: Sequence[Pip], origin: np.ndarray, metric: np.ndarray, settings: ReaderSettings
+                   ) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """Fit pips to their layout in the pip-radius units of ``metric``: ``(error, A, unwhiten)``
+    with ``A`` from face units to those units, or ``None`` when they do not make a face."""
     whiten = _sqrtm(metric)
-    unwhiten = np.linalg.inv(whiten)
-    origin = np.mean([p.xy for p in pips], axis=0)
     q = (np.array([p.xy for p in pips]) - origin) @ whiten.T
     fitted = fit_layout(q)
     if fitted is None:
@@ -624,11 +616,96 @@ def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -
             return None
         if error > (settings.max_layout_error if len(pips) <= 3 else settings.max_parallelogram_error):
             return None
-    corners = (_SQUARE @ a[:, :2].T + a[:, 2]) @ unwhiten.T + origin
-    centre = a[:, 2] @ unwhiten.T + origin
+    return error, a, np.linalg.inv(whiten)
+
+
+def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -> Face | None:
+    # Pips of one face look alike: drop faint ones (pips of hidden faces seen through a
+    # translucent die, glare) and ones of another size.
+    contrast = {i: abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in members}
+    strongest = max(contrast.values())
+    members = [i for i in members if contrast[i] >= 0.55 * strongest]
+    typical = float(np.median([field_.pips[i].radius for i in members]))
+    members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
+    pips = [field_.pips[i] for i in members]
+    if not 1 <= len(pips) <= 6:
+        return None
+    metric = np.mean(_pip_metrics(pips), axis=0)
+    origin = np.mean([p.xy for p in pips], axis=0)
+    fitted = _fit_in_metric(pips, origin, metric, settings)
     minor = float(np.mean([2.0 * math.sqrt(np.linalg.eigvalsh(p.cov)[0]) for p in pips]))
-    return Face(list(members), len(pips), centre, corners, float(error), pips[0].polarity, metric,
-                minor, float(np.mean([p.radius for p in pips])), float(np.median([p.axis_ratio for p in pips])))
+    roundness = float(np.median([p.axis_ratio for p in pips]))
+    # Pips stretched alike are a face seen at a slant, or a die moving while the shutter was
+    # open: motion blur adds the same streak to every pip (convolution adds covariances) but
+    # leaves their centres where they were, so undoing it as foreshortening squeezes the
+    # layout.  Under blur the pips' widths across the streak give their size.
+    blurred = None
+    if len(pips) >= 2 and roundness < 0.85:
+        blurred = _fit_in_metric(pips, origin, np.eye(2) / max(minor, 1e-6) ** 2, settings)
+    alternative = None
+    if fitted is None:
+        if len(pips) < 3:
+            return None   # two pips fit a two anyhow: only a layout of three or more vouches for blur
+        fitted, blurred = blurred, None
+        if fitted is None:
+            return None
+
+    def face_of(fit: tuple[float, np.ndarray, np.ndarray], other: Face | None) -> Face:
+        error, a, unwhiten = fit
+        corners = (_SQUARE @ a[:, :2].T + a[:, 2]) @ unwhiten.T + origin
+        centre = a[:, 2] @ unwhiten.T + origin
+        return Face(list(members), len(pips), centre, corners, float(error), pips[0].polarity, metric,
+                    minor, float(np.mean([p.radius for p in pips])), roundness, other)
+
+    if blurred is not None:
+        alternative = face_of(blurred, None)
+    return face_of(fitted, alternative)
+
+
+def _maximal_cliques(neighbours: dict[int, set[int]]) -> list[set[int]]:
+    """The maximal cliques of a small graph (Bron-Kerbosch with a pivot).
+
+    >>> sorted(sorted(c) for c in _maximal_cliques({0: {1, 2}, 1: {0, 2}, 2: {0, 1, 3}, 3: {2}}))
+    [[0, 1, 2], [2, 3]]
+    """
+    out: list[set[int]] = []
+
+    def grow(clique: set[int], candidates: set[int], excluded: set[int]) -> None:
+        if not candidates and not excluded:
+            out.append(clique)
+            return
+        pivot = max(candidates | excluded, key=lambda v: len(neighbours[v] & candidates))
+        for v in list(candidates - neighbours[pivot]):
+            grow(clique | {v}, candidates & neighbours[v], excluded & neighbours[v])
+            candidates = candidates - {v}
+            excluded = excluded | {v}
+
+    grow(set(), set(neighbours), set())
+    return out
+
+
+def _faces_of_cliques(field_: PipField, members: list[int], links: list[tuple[int, int, float]],
+                      settings: ReaderSettings) -> list[Face]:
+    """Faces of three or more pips found among the cliques of a group's links, none sharing a pip
+    (more pips first, then the better fit)."""
+    neighbours: dict[int, set[int]] = {m: set() for m in members}
+    for i, j, _ in links:
+        neighbours[i].add(j)
+        neighbours[j].add(i)
+    fitted = []
+    for clique in _maximal_cliques(neighbours):
+        if 3 <= len(clique) <= 6 and len(clique) < len(members):
+            face = _face_from(field_, sorted(clique), settings)
+            if face is not None and face.value >= 3:
+                fitted.append(face)
+    fitted.sort(key=lambda f: (-f.value, f.error))
+    taken: list[Face] = []
+    used: set[int] = set()
+    for face in fitted:
+        if used.isdisjoint(face.pips):
+            taken.append(face)
+            used.update(face.pips)
+    return taken
 
 
 def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> list[Face]:
@@ -645,6 +722,24 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
             continue
         if not links:
             continue
+        if len(members) <= 16:
+            # Every two pips of a face are linked (its diagonal is ~8 pip radii), so a face is a
+            # clique of the links; pips of two dice lying close are joined by only a few.  Take
+            # the cliques that fit a layout, more pips first, before cutting links by length
+            # (a link across two dice may be shorter than a face's own diagonal).
+            taken = _faces_of_cliques(field_, members, links, settings)
+            if taken:
+                faces.extend(taken)
+                used = {i for face in taken for i in face.pips}
+                rest = [m for m in members if m not in used]
+                rest_set = set(rest)
+                rest_links = [(i, j, d) for i, j, d in links if i in rest_set and j in rest_set]
+                index = {m: k for k, m in enumerate(rest)}
+                for g in _groups(len(rest), [(index[i], index[j]) for i, j, _ in rest_links]):
+                    sub = [rest[k] for k in g]
+                    subset = set(sub)
+                    pending.append((sub, [(i, j, d) for i, j, d in rest_links if i in subset and j in subset]))
+                continue
         links = sorted(links, key=lambda e: e[2])[:-1]     # drop the longest link and regroup
         index = {m: k for k, m in enumerate(members)}
         for g in _groups(len(members), [(index[i], index[j]) for i, j, _ in links]):
@@ -659,7 +754,8 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
 def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
 
-    ``inf`` where the face colour goes on past 14 radii.
+    ``inf`` where the face colour goes on past 14 radii, ``nan`` where the ray leaves the frame
+    first (a die cut by the frame's border: its edge there is not seen, not missing).
     """
     grey = field_.grey
     s = pip.shape
@@ -675,15 +771,25 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
     # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
     marked = field_.near_pip[yi, xi]
-    off = ((np.abs(g - pip.face_grey) > step) & ~marked) | ~inside
+    off = (np.abs(g - pip.face_grey) > step) & ~marked
     if bgr is not None:
         off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step) & ~marked
     out = np.full(directions, np.inf)
     for k in range(directions):
-        hit = np.nonzero(off[k])[0]
+        hit = np.nonzero(off[k] | ~inside[k])[0]
         if len(hit):
-            out[k] = radii[hit[0]]
+            out[k] = radii[hit[0]] if inside[k, hit[0]] else np.nan
     return out
+
+
+def _one_run(flags: np.ndarray) -> bool:
+    """Are the set flags of a ring of directions side by side (one run, wrapping around)?
+
+    >>> _one_run(np.array([1, 0, 0, 1, 1], bool)), _one_run(np.array([1, 0, 1, 0], bool))
+    (True, False)
+    """
+    changes = int(np.count_nonzero(flags != np.roll(flags, 1)))
+    return changes <= 2
 
 
 def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> float | None:
@@ -699,7 +805,13 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
-    if closed.sum() < len(edges) - 3:      # a few directions may cross a speck or a side face's pip
+    cut = np.isnan(edges)
+    # A few directions may cross a speck or a side face's pip, and the rays toward one side of
+    # the face may find no edge where it meets a table of its colour (a quarter turn of rays
+    # side by side); rays cut by the frame's border tell nothing, but most of the outline must be seen.
+    open_ = ~closed & ~cut
+    one_side = open_.sum() == len(edges) // 4 and _one_run(open_)
+    if (open_.sum() > 3 and not one_side) or closed.sum() < len(edges) // 2 + 2:
         return None
     found = np.sort(edges[closed])
     if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
@@ -774,25 +886,101 @@ def _missing_pip(field_: PipField, face: Face, darkest: float = 0.6) -> bool:
     return bool(((toward_pip > darkest) & (local > 0.35)).any())
 
 
+def _spot_occupancy(layout: Iterable[tuple[float, float]]) -> np.ndarray:
+    """Which of the nine pip spots (:data:`_ALL_PIP_SPOTS`) a layout puts a pip on."""
+    pts = np.array(list(layout), float).reshape(-1, 2)
+    return np.array([bool(np.any(np.linalg.norm(pts - s, axis=1) < 0.05)) for s in _ALL_PIP_SPOTS])
+
+
+#: Every layout in both of its orientations (a quarter turn changes the 2, 3 and 6).
+_OCCUPANCIES = {value: [_spot_occupancy(layout), _spot_occupancy([(-y, x) for x, y in layout])]
+                for value, layout in PIP_LAYOUTS.items()}
+
+
+def _value_hidden_by_border(face: Face, shape: tuple[int, int]) -> bool:
+    """True when part of the face lies outside the frame and another value would look the same
+    in the part that is seen (a die cut by the frame's border: a four showing two of its pips
+    must not read as a two).
+
+    A one (its pip in view) is never hidden: a three or five would put pips on opposite sides.
+
+    >>> corners = np.array([[-10.0, -10], [10, -10], [10, 10], [-10, 10]])
+    >>> two = Face([0, 1], 2, np.zeros(2), corners, 0.0, 1, np.eye(2), radius=1.5)
+    >>> _value_hidden_by_border(two, (100, 100))            # its right half is outside the frame
+    True
+    >>> _value_hidden_by_border(two.__class__(**{**two.__dict__, "centre": np.array([50.0, 50]),
+    ...     "corners": corners + 50}), (100, 100))
+    False
+    """
+    if face.value == 1:
+        return False
+    h, w = shape
+    reach = face.radius  # a pip cut in half by the border would not have been found
+
+    def in_view(points: np.ndarray) -> np.ndarray:
+        return (points[:, 0] >= reach) & (points[:, 0] <= w - 1 - reach) & (points[:, 1] >= reach) & \
+            (points[:, 1] <= h - 1 - reach)
+
+    ex = face.corners[1] - face.corners[0]
+    ey = face.corners[3] - face.corners[0]
+    seen = in_view(face.centre + _ALL_PIP_SPOTS[:, :1] * ex + _ALL_PIP_SPOTS[:, 1:] * ey)
+    own = _OCCUPANCIES[face.value][0]
+    if not seen.all() and any(np.array_equal(occupied[seen], own[seen])
+                              for value, both in _OCCUPANCIES.items() if value != face.value for occupied in both):
+        return True
+    if face.value <= 3:
+        # Two or three pips in a row may be part of a larger face whose other pips are all out of view.
+        return any(not in_view(extra).any() for extra in _row_completions(face))
+    return False
+
+
+def _row_completions(face: Face) -> list[np.ndarray]:
+    """The pips a larger face would add if a two's or three's pips were part of it, one array per
+    way: with ``u`` the step between neighbouring pips of the row and ``v`` the same step across,
+    a two may be a side of a four (the other side one step across, either way) or two pips of a
+    three's diagonal (the next one step on, at either end); a three may be a column of a six (the
+    other column two steps across, either way).  (A five's other diagonal would lie on both
+    sides of the row, which the border cannot hide at once.)"""
+    ex = face.corners[1] - face.corners[0]
+    ey = face.corners[3] - face.corners[0]
+    layout = np.array(PIP_LAYOUTS[face.value])
+    pips = face.centre + layout[:, :1] * ex + layout[:, 1:] * ey
+    along = (pips[-1] - pips[0]) / (len(pips) - 1)
+    across = np.array([-along[1], along[0]])
+    if face.value == 2:
+        return [pips + across, pips - across, (pips[-1] + along)[None], (pips[0] - along)[None]]
+    return [pips + 2 * across, pips - 2 * across]
+
+
 def _unexplained_marks(field_: PipField, face: Face) -> float:
-    """Area (in pip areas) of pip-like marks inside the face that are not its pips."""
+    """Area (in pip areas) of pip-like marks inside the face that are not its pips.
+
+    A mark joined to one of the face's own pips is that pip's blurred rim or streak (a die
+    moving while the shutter was open smears its pips), not another mark.
+    """
     grey, owner = field_.grey, field_.owner
     pips = [field_.pips[i] for i in face.pips]
-    inner = face.centre + 0.8 * (face.corners - face.centre)
+    if face.value == 1:
+        # A one's outline is a square of unknown turn: only the disc inside it is surely face.
+        ex, ey = face.corners[1] - face.corners[0], face.corners[3] - face.corners[0]
+        turn = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
+        inner = face.centre + 0.4 * (np.cos(turn)[:, None] * ex + np.sin(turn)[:, None] * ey)
+    else:
+        inner = face.centre + 0.8 * (face.corners - face.centre)
     x0, y0 = np.floor(inner.min(axis=0)).astype(int)
     x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
     h, w = grey.shape
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(inner - (x0, y0)).astype(np.int32), 1)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(inner - (x0, y0)).astype(np.int32), 1)
+    own = np.zeros_like(inside)
     for p in pips:  # the face's own pips, generously
-        axes = (max(1, int(round(np.sqrt(np.linalg.eigvalsh(p.cov)[1]) * 2 * 1.5))),
-                max(1, int(round(np.sqrt(np.linalg.eigvalsh(p.cov)[0]) * 2 * 1.5))))
         vals, vecs = np.linalg.eigh(p.cov)
+        axes = (max(1, int(round(np.sqrt(vals[1]) * 2 * 1.5))), max(1, int(round(np.sqrt(vals[0]) * 2 * 1.5))))
         angle = math.degrees(math.atan2(vecs[1, 1], vecs[0, 1]))
-        cv2.ellipse(mask, (int(round(p.x - x0)), int(round(p.y - y0))), axes, angle, 0, 360, 0, -1)
+        cv2.ellipse(own, (int(round(p.x - x0)), int(round(p.y - y0))), axes, angle, 0, 360, 1, -1)
     face_grey = float(np.median([p.face_grey for p in pips]))
     pip_grey = float(np.median([p.pip_grey for p in pips]))
     region = grey[y0:y1, x0:x1]
@@ -800,8 +988,14 @@ def _unexplained_marks(field_: PipField, face: Face) -> float:
         marks = region < face_grey - 0.5 * (face_grey - pip_grey)
     else:
         marks = region > face_grey + 0.5 * (pip_grey - face_grey)
-    marks &= mask > 0
-    marks &= owner[y0:y1, x0:x1] < 0 | np.isin(owner[y0:y1, x0:x1], face.pips, invert=True)
+    marks &= inside > 0
+    count, labels = cv2.connectedComponents(marks.astype(np.uint8), connectivity=8)
+    joined = np.zeros(count, bool)
+    joined[np.unique(labels[(own > 0) & marks])] = True
+    joined[0] = True                                   # (label 0 is no mark at all)
+    # (Marks found as pips of their own, such as a translucent die's far faces seen through
+    # it, are judged elsewhere.)
+    marks &= ~joined[labels] & (owner[y0:y1, x0:x1] < 0)
     pip_area = math.pi * face.radius ** 2
     return float(marks.sum() / max(pip_area, 1.0))
 
@@ -835,10 +1029,11 @@ def _side_direction(groups: list[list[Face]]) -> np.ndarray | None:
     return total / np.linalg.norm(total)
 
 
-def _top_by_direction(group: list[Face], away: np.ndarray) -> list[Face]:
-    """Of the faces of a die seen about as squarely, the top is the one the others lie away from."""
+def _top_by_direction(group: list[Face], away: np.ndarray, min_radius: float = 0.0) -> list[Face]:
+    """Of the faces of a die seen about as squarely (counting only those whose pips are at least
+    ``min_radius`` pixels), the top is the one the others lie away from."""
     best = max(f.squareness for f in group)
-    close = [f for f in group if f.squareness >= 0.8 * best]
+    close = [f for f in group if f.squareness >= 0.8 * best and f.radius >= min_radius]
     for face in close:
         others = [f for f in close if f is not face]
         if others and all(_toward(f.centre - face.centre, away) for f in others):
@@ -1049,9 +1244,12 @@ class DiceReader:
             else:
                 # The frame does not tell (one die, or no die shows a clearly slanted side): side
                 # faces below a top are taken for what the upright camera of a photo shows (it
-                # looks forward and down), though too weak a hint to choose a die's top by.
+                # looks forward and down).  Of two faces of a die seen about as squarely (a camera
+                # slanting ~45 deg), the upper is then its top, as the other dice's would be; only
+                # pips large enough to show their shape tell how squarely a face is seen.
                 away = _UPRIGHT_CAMERA_SIDE
                 groups = _sides_to_the_camera_side(groups, away)
+                groups = [_top_by_direction(group, away, min_radius=2.5) for group in groups]
         tops = [group[0] for group in groups]
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
@@ -1083,10 +1281,19 @@ class DiceReader:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
                 cocked = tilted = side_ratio > settings.cocked_side_ratio
                 judgeable = True
+            if _value_hidden_by_border(top, frame.shape[:2]):
+                continue  # only part of its face is in view, and another value would show that part
             marks = _unexplained_marks(field_, top)
+            missing = marks < 0.6 and _missing_pip(field_, top)
+            if (marks >= 0.6 or missing) and top.blurred is not None:
+                # Marks or a missing pip where the pips' streaks were taken for a slant may be
+                # the face's own outline misplaced: judge the face as a blurred one.
+                blurred_marks = _unexplained_marks(field_, top.blurred)
+                if blurred_marks < 0.6 and not _missing_pip(field_, top.blurred):
+                    top, marks, missing = top.blurred, blurred_marks, False
             if marks > 2.0:
                 continue  # a "face" strewn with other marks is clutter, not a die
-            readable = marks < 0.6 and judgeable and not _missing_pip(field_, top)
+            readable = marks < 0.6 and judgeable and not missing
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
@@ -1106,6 +1313,8 @@ class DiceReader:
         table) is still a one when side faces of its die lie next to it, not seen more squarely.
         Returns the face's half-edge in pip radii, or ``None``."""
         pip = field_.pips[face.pips[0]]
+        if pip.polarity < 0 and pip.pip_grey < field_.typical_grey:
+            return None  # as for any lone light dot: a one's pip is white (a key's glyph is greyer)
         minor = 2.0 * math.sqrt(np.linalg.eigvalsh(pip.cov)[0])
         best = None
         lone = Face(face.pips, 1, pip.xy, face.corners, 0.0, pip.polarity, np.linalg.inv(4.0 * pip.cov), minor,
@@ -1123,6 +1332,13 @@ class DiceReader:
                     cv2.pointPolygonTest(corners.astype(np.float32), (float(pip.x), float(pip.y)), False) >= 0:
                 continue
             half = 0.5 * edge / pip.radius
+            h, w = field_.grey.shape
+            reach = 0.5 * edge * math.sqrt(2.0)
+            if not _seen_differently(lone, side) and not (reach <= pip.x <= w - 1 - reach and
+                                                          reach <= pip.y <= h - 1 - reach):
+                # Pips just like it beside it, and its face may run out of the frame: it may be a
+                # corner of a larger face cut by the border, not a one.
+                continue
             if 2.5 <= half <= 10.0 and (best is None or half > best):
                 best = half
         return best
