@@ -126,3 +126,12 @@ def test_real_validation_photos_are_read():
     figures = evaluate.run("real", n=1000)   # measured 0.988 read, 0.004 misread (1 of 255); was 0.961
     assert figures["dice_misread"] <= 0.01
     assert figures["dice_read_accuracy"] >= 0.97
+
+
+def test_an_erratum_may_remove_a_label_of_no_die(tmp_path):
+    """An empty replacement line: the box held no die (train/five_1.jpg labels bare table)."""
+    labels = tmp_path / "b.txt"
+    labels.write_text("0 0.5 0.5 0.1 0.1\n4 0.25 0.25 0.1 0.1\n")
+    assert [d.value for d in evaluate.read_yolo_labels(labels, 640, 480)] == [1, 5]
+    assert [d.value for d in evaluate.read_yolo_labels(labels, 640, 480, {1: ""})] == [5]
+    assert all(fix == "" or len(fix.split()) == 5 for fix, _ in evaluate.LABEL_ERRATA.values())
