@@ -9,6 +9,9 @@ are mostly tangential somewhere and cancel out).  A stack is then a chain of suc
 starts at the field edge and advances by roughly one diameter (less when the player overlaps a
 tall stack).  Bar checkers are found the same way along the bar's axis.
 
+A stack may run up to the facing edge (fifteen overlapped); the checkers both facing points
+claim belong to the longer stack.
+
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
 A checker alone on its point has nothing lying on it, so its rim must show on that arc too.
@@ -80,6 +83,9 @@ LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
 #: measuring how the columns really lie, and the least shift of a column worth a second look
 #: (smaller shifts are within the lateral offsets already tried).
 SHIFT_SEARCH, SHIFT_LEAST = 0.5, 0.2
+#: How close (radii) to the opposite edge a stack's last centre may lie: a checker touching
+#: that edge has its centre one radius from it.
+FAR_REACH = 0.6
 #: Where the first checker's centre may be, in radii from the field edge.
 FIRST_MIN, FIRST_MAX = 0.4, 2.0
 #: With a margin around the field, a first centre may lie this far (radii) beyond the given edge
@@ -287,7 +293,9 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                         m + h + slack))  # field coordinates + m = image coordinates
     first_min = FIRST_MIN if m == 0 else min(FIRST_MIN, -m / radius + 0.2, FIRST_MIN_MARGIN)
     ys = np.arange(radius * first_min, h - radius * 0.5, 1.0, dtype=np.float32)
-    limit = h - radius * 1.6  # a stack may reach just short of the opposite edge's checker
+    # A stack may run up to the opposite edge (fifteen overlapped checkers can span the
+    # field); which of two facing stacks owns checkers both reach is settled per column.
+    limit = h - radius * FAR_REACH
     centres = {(row, column): m + geometry.column_x(column)
                for row in ("top", "bottom") for column in range(POINTS_PER_ROW)}
     candidates = _point_candidates(scorer, centres, ys, geometry)
@@ -527,7 +535,12 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     if top_end + bottom_end <= height - 1.6 * radius:
         return
     top_base, bottom_base = float(top.ys[top_chain].min()), float(bottom.ys[bottom_chain].min())
-    if abs(top_base - bottom_base) > 0.4 * radius:
+    # A checker both stacks claim (a tall stack's far end, seen from the other edge as a short
+    # stack of its own) belongs to the stack that runs through it: the longer one.
+    shared = _shares(top.ys[top_chain], height - bottom.ys[bottom_chain], radius)
+    if shared and len(top_chain) != len(bottom_chain):
+        top_weaker = len(top_chain) < len(bottom_chain)
+    elif abs(top_base - bottom_base) > 0.4 * radius:
         top_weaker = top_base > bottom_base
     else:
         def strength(c: _Candidates, chain: list[int]) -> float:
@@ -539,6 +552,19 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     else:
         chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
                                                 first_min)
+
+
+def _shares(stack_at: np.ndarray, others_at: np.ndarray, radius: float) -> bool:
+    """Whether a centre of ``others_at`` lies within half a radius of one of ``stack_at`` (both
+    distances from the same edge): the same checker found from both edges.
+
+    >>> _shares(np.array([10.0, 30.0, 50.0]), np.array([70.0, 48.0]), 10.0)
+    True
+    >>> _shares(np.array([10.0, 30.0]), np.array([48.0]), 10.0)
+    False
+    """
+    gaps = np.abs(np.asarray(others_at, float)[:, None] - np.asarray(stack_at, float)[None, :])
+    return bool(np.any(gaps <= 0.5 * radius))
 
 
 def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:
