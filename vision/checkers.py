@@ -238,6 +238,11 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
                 chain.append(k)
                 k = next_a[k]
     for j in range(n):
+        # The last of a stack whose checkers lie on the ones before has nothing on it when it
+        # only touches the one before: its whole rim shows, as a lone checker's must.
+        bare = prev_b[j] >= 0 and not overlap_l[prev_b[j]][j]
+        if bare and full_l[j] < threshold:
+            continue
         if best_b[j] > value and sum_b[j] >= threshold * count_b[j]:
             value = best_b[j]
             back = []
