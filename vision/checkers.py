@@ -9,8 +9,10 @@ are mostly tangential somewhere and cancel out).  A stack is then a chain of suc
 starts at the field edge and advances by roughly one diameter (less when the player overlaps a
 tall stack).  Bar checkers are found the same way along the bar's axis.
 
-A stack may run up to the facing edge (fifteen overlapped); the checkers both facing points
-claim belong to the longer stack.
+A tall overlapped stack rings all along its straight sides, so how many checkers it holds is
+told by the rhythm of its rims (the edge profile along its axis repeats once per checker), not
+by how many fitted rings score well.  A stack may run up to the facing edge (fifteen
+overlapped); the checkers both facing points claim belong to the longer stack.
 
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
@@ -67,6 +69,12 @@ REGULAR_MARGIN = 0.03
 #: so most of the arc (7 of its 9 directions), not all of it, is asked for.
 LONE_FAR_ARC = 0.7
 SAME_PAINT = 8.0
+#: A stack of at least :data:`RECOUNT_LEAST` checkers is counted again from the rhythm of its
+#: rims when that rhythm is clear (autocorrelation at least :data:`PERIOD_CLEAR`) and its
+#: span is within :data:`PERIOD_WHOLE` of a whole number of steps.
+RECOUNT_LEAST = 4
+PERIOD_CLEAR = 0.6
+PERIOD_WHOLE = 0.35
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -322,6 +330,10 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                  threshold, limit, first_min)
         if regular is not None:
             chains[row, column] = (regular, chains[row, column][1])
+    for (row, column), cand in candidates.items():
+        recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
+        if recount is not None:
+            chains[row, column] = (recount, chains[row, column][1])
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
     stacks: list[Stack] = []
@@ -524,6 +536,94 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         np.clip(np.rint(y).astype(int), 0, scorer.height - 1),
         np.clip(np.rint(x).astype(int), 0, scorer.width - 1)]])
     return list(range(base, base + len(d)))
+
+
+def _stack_period(lab: np.ndarray, x: float, y0: float, y1: float, radius: float
+                  ) -> tuple[float, float]:
+    """The spacing of the checkers of a straight stack from its rims' rhythm: the lag (pixels)
+    of the strongest autocorrelation of the across-stack edge profile along the stack's axis
+    (image column ``x``, rows ``y0`` to ``y1``), with that correlation (0 when none is clear).
+
+    Each checker of an overlapped stack shows one crescent of rim per step, so the profile of
+    edges along the axis repeats with the step, however faint each rim is alone.
+
+    >>> import cv2
+    >>> img = np.full((200, 60, 3), 200, np.uint8)
+    >>> for k in range(8):
+    ...     _ = cv2.circle(img, (30, 20 + 20 * k), 14, (40 + 20 * (k % 2), 90, 90), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> lag, clear = _stack_period(lab, 30, 20, 160, 14.0)
+    >>> round(lag), clear > 0.5
+    (20, True)
+    """
+    half = max(1, int(0.4 * radius))
+    pad = 3
+    top, bottom = int(round(min(y0, y1))), int(round(max(y0, y1)))
+    xi = int(round(x))
+    lo_y, hi_y = max(top - pad, 0), min(bottom + pad + 1, lab.shape[0])
+    lo_x, hi_x = max(xi - half - pad, 0), min(xi + half + pad + 1, lab.shape[1])
+    crop = cv2.GaussianBlur(lab[lo_y:hi_y, lo_x:hi_x], (0, 0), 0.8)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    edges = np.sqrt((gy * gy).sum(axis=2))
+    columns = slice(max(xi - half - lo_x, 0), xi + half + 1 - lo_x)
+    profile = edges[top - lo_y:bottom + 1 - lo_y, columns].mean(axis=1)
+    profile = profile - profile.mean()
+    energy = float(profile @ profile)
+    lags = np.arange(int(np.ceil(MIN_STEP * radius)),
+                     min(int(REGULAR_MAX_STEP * radius), profile.size // 2) + 1)
+    if energy <= 0 or lags.size < 3:
+        return 0.0, 0.0
+    corr = np.correlate(profile, profile, "full")[profile.size - 1 + lags] / energy
+    best = int(np.argmax(corr))
+    if best == 0 or best == lags.size - 1:
+        return 0.0, 0.0  # no peak inside the plausible steps
+    # Parabolic refinement: the step is rarely a whole number of pixels.
+    a, b, c = corr[best - 1], corr[best], corr[best + 1]
+    shift = 0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c < 0 else 0.0
+    return float(lags[best] + shift), float(b)
+
+
+def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+             radius: float) -> list[int] | None:
+    """A tall stack counted again from the rhythm of its rims (:func:`_stack_period`).
+
+    Ring evidence runs all along the straight sides of an overlapped stack, so a fit can put
+    one or more checkers too many (or skip every other one) between the right base and top;
+    the spacing of the rims does not depend on how well each rim shows.  When the rhythm is
+    clear and says a whole number of steps other than the chain's, the stack becomes that many
+    checkers evenly spaced from the same base to the same top (added to ``cand``).
+    """
+    if len(chain) < RECOUNT_LEAST:
+        return None
+    order = sorted(chain, key=lambda i: float(cand.ys[i]))
+    first, last = order[0], order[-1]
+    span = float(cand.ys[last] - cand.ys[first])
+    x = float(np.median(cand.px[order]))
+    step, clear = _stack_period(scorer.lab, x, float(cand.py[first]), float(cand.py[last]),
+                                radius)
+    if clear < PERIOD_CLEAR or step <= 0:
+        return None
+    steps = span / step
+    n = int(round(steps)) + 1
+    if n == len(chain) or abs(steps + 1 - n) > PERIOD_WHOLE or not 2 <= n <= 15:
+        return None
+    share = np.linspace(0.0, 1.0, n)[1:-1]
+    xs = cand.px[first] + (cand.px[last] - cand.px[first]) * share
+    ys = cand.py[first] + (cand.py[last] - cand.py[first]) * share
+    dist = cand.ys[first] + (cand.ys[last] - cand.ys[first]) * share
+    full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
+    base = len(cand.ys)
+    cand.ys = np.concatenate([cand.ys, dist.astype(cand.ys.dtype)])
+    cand.px = np.concatenate([cand.px, xs.astype(cand.px.dtype)])
+    cand.py = np.concatenate([cand.py, ys.astype(cand.py.dtype)])
+    cand.full = np.concatenate([cand.full, full])
+    cand.no_far = np.concatenate([cand.no_far, no_far])
+    cand.no_near = np.concatenate([cand.no_near, no_near])
+    cand.far_arc = np.concatenate([cand.far_arc, far_arc])
+    cand.colours = np.concatenate([cand.colours, scorer.mean_lab[
+        np.clip(np.rint(ys).astype(int), 0, scorer.height - 1),
+        np.clip(np.rint(xs).astype(int), 0, scorer.width - 1)]])
+    return [first] + list(range(base, base + n - 2)) + [last]
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
