@@ -2,21 +2,28 @@
 
 Two stages.  **Rough outline**: candidates are four-sided outlines found in edge maps at several
 sensitivities (the field's boundary with the board's frame is usually a clear, long edge; the
-whole board or one half of the field often is too).  Each candidate, in each of its
-orientations, is warped to the canonical field and scored by what only a backgammon field has:
-six alternating points per quarter along the top and bottom edges (a strong periodic pattern at
-exactly the point pitch) and a bar down the middle.  The best-scoring outline wins; when nothing
-scores like a board, :class:`LocateError` says so instead of guessing.
+whole board or one half of the field often is too).  An outline with more corners than four
+(an arm over the board's edge joins it) gives candidates made of four of its long sides.  Each
+candidate, in each of its orientations, is warped to the canonical field and scored by what
+only a backgammon field has: six alternating points per quarter along the top and bottom edges
+(a strong periodic pattern at exactly the point pitch) and a bar down the middle.  A candidate
+must show both to count as a board at all; among those the one with the stronger bar wins (an
+outline of half the field, or one shifted by a point, passes on a triangle's edge or a column
+of checkers, weaker than a real bar).  When nothing scores like a board, :class:`LocateError`
+says so instead of guessing.
 
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
-1. each long side (along the points' bases) goes to the long straight edge near it, among the
-   clear ones, that has the points' pattern just inside and plain frame just outside (a board's
-   frame has several parallel edges: rim, bevel, the field's own edge);
+1. each long side (along the points' bases) goes to the long straight edge near it that has
+   the points' pattern just inside and plain frame just outside (a board's frame has several
+   parallel edges: rim, bevel, the field's own edge; the field's edge may show along only half
+   its length, where light points meet the frame, so weaker edges are candidates too);
 2. each short side is placed by the points themselves: between it and the bar stand six equal
    points, so it is where a comb of six points ending at the bar's edge puts the row's edges on
    the triangles' borders and none on their middles (trays and frame edges beside the field do
-   not fool this, and a contour cut by checkers does not matter);
+   not fool this, and a contour cut by checkers does not matter); the comb is sure to about a
+   quarter of a point, so the clearest straight edge within that which the comb likes almost
+   as well then places the side exactly;
 3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
    edge nearest to it.
 
@@ -327,6 +334,10 @@ HALF_MISMATCH = 0.05
 #: Largest lean of a short side (top end against bottom end, share of the width) while it is
 #: placed by the points; the steps repeat, so a larger lean is taken in two goes.
 SIDE_SLANT = 0.03
+#: A straight edge near a short side (within this share of a point's width) replaces the
+#: comb's placement when the comb scores it at least this share of its own best.
+COMB_EDGE_SHARE = 0.75
+COMB_EDGE_REACH = 0.35
 
 
 def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: float
@@ -361,15 +372,16 @@ def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: floa
     votes = np.full((n, n), -1.0)
     a_idx = np.broadcast_to(idx[:, None], ends.shape)[inside]
     votes[a_idx, ends[inside]] = lean_votes[inside]
-    lines = []
-    flat = np.argsort(votes, axis=None)[::-1]
-    for f in flat[:200]:
-        a, b = np.unravel_index(f, votes.shape)
-        if votes[a, b] < 0:
+    lines: list[tuple[float, int, int]] = []
+    flat = np.argsort(votes, axis=None)[::-1][:200]
+    # (Plain Python numbers in the loop: numpy scalars cost several times more.)
+    starts, stops = (i.tolist() for i in np.unravel_index(flat, votes.shape))
+    for vote, a, b in zip(votes.ravel()[flat].tolist(), starts, stops):
+        if vote < 0:
             break
         # Slightly leaning copies of a line already taken are the same edge.
-        if all(max(abs(a - a2), abs(b - b2)) > SAME_EDGE for _, a2, b2 in lines):
-            lines.append((float(votes[a, b]), float(a), float(b)))
+        if all(abs(a - a2) > SAME_EDGE or abs(b - b2) > SAME_EDGE for _, a2, b2 in lines):
+            lines.append((vote, a, b))
         if len(lines) >= LINES_PER_SIDE:
             break
     return [(score, float(offsets[0] + a * (offsets[1] - offsets[0])),
@@ -403,6 +415,45 @@ def _colour_gradient(rect: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return np.take_along_axis(grads, pick[..., None], axis=2)[..., 0]
 
 
+def _side_edge_lines(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: str,
+                     max_slant: float) -> tuple[int, list[tuple[float, float, float]]]:
+    """The long straight edges near one side (top, right, bottom, left) of the straightened
+    field: where the side is now (``at``, across it) and the lines as ``(vote, start, end)``
+    offsets from it, at the first and last strip along the side (see :func:`_side_lines`)."""
+    horizontal = name in ("top", "bottom")
+    m = my if horizontal else mx
+    along = mx if horizontal else my
+    length = w if horizontal else h
+    at = (0 if name in ("top", "left") else (h if horizontal else w)) + m
+    # The gradient across the side, only in the band around it (one pixel more each way for
+    # the derivative).
+    lo = max(at - m - 1, 0)
+    if horizontal:
+        grad = _colour_gradient(rect[lo: at + m + 2], 0, 1)
+    else:
+        grad = _colour_gradient(rect[:, lo: at + m + 2], 1, 0).T
+    band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
+    candidates: list[tuple[float, float, float]] = []
+    for sign in (1.0, -1.0):
+        part = np.maximum(sign * band, 0.0)
+        profiles = _strip_means(part, REFINE_STRIPS)
+        candidates += _side_lines(profiles, np.array([-m, -m + 1.0]), max_slant * length)
+    return at, candidates
+
+
+def _strip_means(part: np.ndarray, strips: int) -> np.ndarray:
+    """Row means of ``part`` in ``strips`` column strips (as ``np.array_split`` cuts them), one
+    strip a row of the result.
+
+    >>> _strip_means(np.arange(10.0).reshape(2, 5), 2).tolist()
+    [[1.0, 6.0], [3.5, 8.5]]
+    """
+    n = part.shape[1]
+    size, extra = divmod(n, strips)
+    bounds = np.cumsum([0] + [size + 1] * extra + [size] * (strips - extra))
+    return (np.add.reduceat(part, bounds[:-1], axis=1) / np.diff(bounds)).T
+
+
 def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple[str, ...],
                 choose: str, max_slant: float) -> dict[str, tuple]:
     """Fit the named sides (top, right, bottom, left) of the straightened field to the long
@@ -410,26 +461,8 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
     sides = {}
     for name in names:
         horizontal = name in ("top", "bottom")
-        m = my if horizontal else mx
-        along = mx if horizontal else my
         length = w if horizontal else h
-        at = (0 if name in ("top", "left") else (h if horizontal else w)) + m
-        # The gradient across the side, only in the band around it (one pixel more each way
-        # for the derivative).
-        if horizontal:
-            lo = max(at - m - 1, 0)
-            grad = _colour_gradient(rect[lo: at + m + 2], 0, 1)
-            band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
-        else:
-            lo = max(at - m - 1, 0)
-            grad = _colour_gradient(rect[:, lo: at + m + 2], 1, 0).T
-            band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
-        candidates = []
-        for sign in (1.0, -1.0):
-            part = np.maximum(sign * band, 0.0)
-            strips = np.array_split(part, REFINE_STRIPS, axis=1)
-            profiles = np.stack([s.mean(axis=1) for s in strips])
-            candidates += _side_lines(profiles, np.array([-m, -m + 1.0]), max_slant * length)
+        at, candidates = _side_edge_lines(rect, w, h, mx, my, name, max_slant)
         if not candidates:
             continue
         strongest = max(c[0] for c in candidates)
@@ -497,15 +530,17 @@ def _comb_scores(profile: np.ndarray, inner: float, xs: np.ndarray) -> np.ndarra
     return (capped[bi].mean(axis=1) - capped[mi].mean(axis=1)) / (capped.mean() + 1e-6)
 
 
-def _bar_edges(gx_abs: np.ndarray, mx: int, w: int) -> tuple[float, float] | None:
+def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12
+               ) -> tuple[float, float] | None:
     """The bar's two long edges: the strongest pair of full-height vertical edges near the
-    middle of the straightened picture (checkers and dice cover only parts of them)."""
+    middle of the straightened picture (checkers and dice cover only parts of them), their
+    middle at most ``off_centre`` of the width from the picture's."""
     profile = np.median(gx_abs, axis=0)
     profile = np.convolve(profile, np.ones(3) / 3, mode="same")
     mid = mx + w / 2
     a = np.arange(int(mid - 0.2 * w), int(mid))[:, None]
     b = a + np.arange(int(0.025 * w), int(0.12 * w))[None, :]
-    usable = (np.abs((a + b) / 2 - mid) <= 0.12 * w) & (b < profile.size)
+    usable = (np.abs((a + b) / 2 - mid) <= off_centre * w) & (b < profile.size)
     if not usable.any():
         return None
     a, b = np.broadcast_to(a, b.shape)[usable], b[usable]
@@ -543,7 +578,9 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
             sides.update(_edge_sides(rect, w, h, mx, my, names, choose, slant))
         else:
             gx_abs = np.abs(_colour_gradient(rect, 1, 0))
-            bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w)
+            # The sides move by at most ``reach_x``, and so, by half that, the middle.
+            bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w,
+                             min(0.12, reach_x))
             if bar is None:
                 continue
             ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}
@@ -564,6 +601,14 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
                 joint[slant > SIDE_SLANT * w] = -np.inf
                 i, j = np.unravel_index(int(np.argmax(joint)), joint.shape)
                 sides[name] = ((float(xs[name][i]), rows[0]), (float(xs[name][j]), rows[1]))
+                # The comb is sure to about a quarter of a point (checkers on the points
+                # blur it); where the field's own straight edge is near and the comb
+                # likes it almost as well, the edge places the side more exactly.
+                edge = _comb_edge(rect, w, h, mx, my, name, xs[name], top, bottom, rows,
+                                  (i, j), abs(bar[0] - mx if name == "left" else
+                                              mx + w - bar[1]) / 6)
+                if edge is not None:
+                    sides[name] = edge
         found = [_intersect(sides[a], sides[b]) for a, b in
                  (("left", "top"), ("top", "right"), ("right", "bottom"), ("bottom", "left"))]
         back = cv2.perspectiveTransform(np.float32(found)[None], np.linalg.inv(matrix))[0]
@@ -571,6 +616,37 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
         if trace is not None:
             trace.append(corners.copy())
     return tuple((float(x), float(y)) for x, y in corners)  # type: ignore[return-value]
+
+
+def _comb_edge(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: str, xs: np.ndarray,
+               top: np.ndarray, bottom: np.ndarray, rows: list[float],
+               placed: tuple[int, int], pitch: float
+               ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The clearest straight edge near a short side among those within
+    :data:`COMB_EDGE_REACH` of a point's width (``pitch``) of the comb's own placement
+    (indices ``placed`` into ``xs`` at the two rows) that the comb scores at least
+    :data:`COMB_EDGE_SHARE` as well as that placement."""
+    best = float(top[placed[0]] + bottom[placed[1]])
+    at, lines = _side_edge_lines(rect, w, h, mx, my, name, SIDE_SLANT)
+    if not lines or best <= 0:
+        return None
+    strongest = max(line[0] for line in lines)
+    t0, t1 = 0.5 / REFINE_STRIPS * h + my, (1 - 0.5 / REFINE_STRIPS) * h + my
+    chosen, chosen_vote, floor = None, 0.0, COMB_EDGE_SHARE * best
+    for vote, start, end in lines:
+        if vote < FIELD_EDGE_SHARE * strongest:
+            continue
+        # Where the line crosses the comb's two rows, as indices into ``xs``.
+        at_rows = [at + start + (end - start) * (row - t0) / (t1 - t0) for row in rows]
+        index = [int(round(x - xs[0])) for x in at_rows]
+        if not all(0 <= k < xs.size for k in index) or \
+                max(abs(index[0] - placed[0]), abs(index[1] - placed[1])) > COMB_EDGE_REACH * pitch:
+            continue
+        # Among the edges the comb accepts, the clearest (a slanted line through a few
+        # triangles' corners can please the comb more than the field's edge does).
+        if float(top[index[0]] + bottom[index[1]]) >= floor and vote > chosen_vote:
+            chosen, chosen_vote = ((at + start, t0), (at + end, t1)), vote
+    return chosen
 
 
 def _intersect(a: tuple, b: tuple) -> tuple[float, float]:
