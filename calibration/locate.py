@@ -416,10 +416,13 @@ def _colour_gradient(rect: np.ndarray, dx: int, dy: int) -> np.ndarray:
 
 
 def _side_edge_lines(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: str,
-                     max_slant: float) -> tuple[int, list[tuple[float, float, float]]]:
+                     max_slant: float, gx: np.ndarray | None = None
+                     ) -> tuple[int, list[tuple[float, float, float]]]:
     """The long straight edges near one side (top, right, bottom, left) of the straightened
     field: where the side is now (``at``, across it) and the lines as ``(vote, start, end)``
-    offsets from it, at the first and last strip along the side (see :func:`_side_lines`)."""
+    offsets from it, at the first and last strip along the side (see :func:`_side_lines`).
+    ``gx``, the whole picture's :func:`_colour_gradient` across, saves working out its part
+    again for a left or right side."""
     horizontal = name in ("top", "bottom")
     m = my if horizontal else mx
     along = mx if horizontal else my
@@ -431,7 +434,8 @@ def _side_edge_lines(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: s
     if horizontal:
         grad = _colour_gradient(rect[lo: at + m + 2], 0, 1)
     else:
-        grad = _colour_gradient(rect[:, lo: at + m + 2], 1, 0).T
+        grad = (gx[:, lo: at + m + 2] if gx is not None else
+                _colour_gradient(rect[:, lo: at + m + 2], 1, 0)).T
     band = grad[at - m - lo: at + m + 1 - lo, along: along + length]
     candidates: list[tuple[float, float, float]] = []
     for sign in (1.0, -1.0):
@@ -577,7 +581,8 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
         if kind == "edges":
             sides.update(_edge_sides(rect, w, h, mx, my, names, choose, slant))
         else:
-            gx_abs = np.abs(_colour_gradient(rect, 1, 0))
+            gx = _colour_gradient(rect, 1, 0)
+            gx_abs = np.abs(gx)
             # The sides move by at most ``reach_x``, and so, by half that, the middle.
             bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w,
                              min(0.12, reach_x))
@@ -604,7 +609,7 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
                 # The comb is sure to about a quarter of a point (checkers on the points
                 # blur it); where the field's own straight edge is near and the comb
                 # likes it almost as well, the edge places the side more exactly.
-                edge = _comb_edge(rect, w, h, mx, my, name, xs[name], top, bottom, rows,
+                edge = _comb_edge(rect, gx, w, h, mx, my, name, xs[name], top, bottom, rows,
                                   (i, j), abs(bar[0] - mx if name == "left" else
                                               mx + w - bar[1]) / 6)
                 if edge is not None:
@@ -618,8 +623,8 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
     return tuple((float(x), float(y)) for x, y in corners)  # type: ignore[return-value]
 
 
-def _comb_edge(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: str, xs: np.ndarray,
-               top: np.ndarray, bottom: np.ndarray, rows: list[float],
+def _comb_edge(rect: np.ndarray, gx: np.ndarray, w: int, h: int, mx: int, my: int, name: str,
+               xs: np.ndarray, top: np.ndarray, bottom: np.ndarray, rows: list[float],
                placed: tuple[int, int], pitch: float
                ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The clearest straight edge near a short side among those within
@@ -627,7 +632,7 @@ def _comb_edge(rect: np.ndarray, w: int, h: int, mx: int, my: int, name: str, xs
     (indices ``placed`` into ``xs`` at the two rows) that the comb scores at least
     :data:`COMB_EDGE_SHARE` as well as that placement."""
     best = float(top[placed[0]] + bottom[placed[1]])
-    at, lines = _side_edge_lines(rect, w, h, mx, my, name, SIDE_SLANT)
+    at, lines = _side_edge_lines(rect, w, h, mx, my, name, SIDE_SLANT, gx)
     if not lines or best <= 0:
         return None
     strongest = max(line[0] for line in lines)
