@@ -233,20 +233,22 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     foreign = np.zeros((h, w), bool)
     # Distance to the nearer checker colour, over the whole (small) field at once.
     d_check = nearest_distance(lab, centres).reshape(h, w)
-    spans = _columns(geometry, scale)
-    for i in range(24):
-        row, c = ("top", i) if i < 12 else ("bottom", i - 12)
-        a, b = spans[c]
-        x0, x1 = int(round(a)), max(int(round(a)) + 1, int(round(b)))
-        alone = lonely[i][:, _nearest_columns(lonely.shape[2], x1 - x0)]
-        if row == "bottom":
-            alone = alone[::-1]
-        ys = slice(0, half) if row == "top" else slice(h - half, h)
-        foreign[ys, x0:x1] = alone & (d_check[ys, x0:x1] > FOREIGN)
+    # Each column's lonely pixels back at their place on the field, both rows of all twelve
+    # columns in two gathers: per field pixel column x in a point's column, which point column
+    # and which resampled column (a nearest-neighbour resize of its width) it takes.
+    spans = [(int(round(a)), max(int(round(a)) + 1, int(round(b))))
+             for a, b in _columns(geometry, scale)]
+    xs = np.concatenate([np.arange(x0, x1) for x0, x1 in spans])
+    column = np.concatenate([np.full(x1 - x0, c) for c, (x0, x1) in enumerate(spans)])
+    picked = np.concatenate([_nearest_columns(lonely.shape[2], x1 - x0) for x0, x1 in spans])
+    rows = np.arange(half)[:, None]
+    alone_top = lonely[column, rows, picked]
+    alone_bottom = lonely[12 + column, half - 1 - rows, picked]  # the bottom row upside down
+    foreign[:half, xs] = alone_top & (d_check[:half, xs] > FOREIGN)
+    foreign[h - half:, xs] = alone_bottom & (d_check[h - half:, xs] > FOREIGN)
     # The board's colours, from the columns' pixels that other columns bear out.
     in_columns = np.zeros((h, w), bool)
-    for a, b in spans:
-        in_columns[:, int(round(a)): max(int(round(a)) + 1, int(round(b)))] = True
+    in_columns[:, xs] = True
     palette = np.concatenate([centres, board_palette(lab[in_columns & ~foreign
                                                          & (on_checker == 0)])])
     # The bar is not one of the columns: there a pixel is foreign when it is unlike the bar's
