@@ -687,7 +687,7 @@ def _maximal_cliques(neighbours: dict[int, set[int]]) -> list[set[int]]:
 def _faces_of_cliques(field_: PipField, members: list[int], links: list[tuple[int, int, float]],
                       settings: ReaderSettings) -> list[Face]:
     """Faces of three or more pips found among the cliques of a group's links, none sharing a pip
-    (more pips first, then the better fit)."""
+    (more pips first, then the better fit), when they hold all of the group's pips; else none."""
     neighbours: dict[int, set[int]] = {m: set() for m in members}
     for i, j, _ in links:
         neighbours[i].add(j)
@@ -705,7 +705,9 @@ def _faces_of_cliques(field_: PipField, members: list[int], links: list[tuple[in
         if used.isdisjoint(face.pips):
             taken.append(face)
             used.update(face.pips)
-    return taken
+    # The faces must account for every pip of the group: a pip left over beside them may be one
+    # of their own (four pips of a six fit a four's parallelogram).
+    return taken if used == set(members) else []
 
 
 def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> list[Face]:
@@ -776,7 +778,12 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
         off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step) & ~marked
     out = np.full(directions, np.inf)
     for k in range(directions):
-        hit = np.nonzero(off[k] | ~inside[k])[0]
+        stop = off[k] | ~inside[k]
+        # Marks running on from the pip itself are its blurred rim (a streak, when the die moved):
+        # the face, and so its edge, begins where they end.
+        face = np.nonzero(~stop)[0]
+        start = int(face[0]) if len(face) and radii[face[0]] < 3.0 else 0
+        hit = np.nonzero(stop[start:])[0] + start
         if len(hit):
             out[k] = radii[hit[0]] if inside[k, hit[0]] else np.nan
     return out
@@ -810,9 +817,11 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     # the face may find no edge where it meets a table of its colour (a quarter turn of rays
     # side by side); rays cut by the frame's border tell nothing, but most of the outline must be seen.
     open_ = ~closed & ~cut
-    one_side = open_.sum() == len(edges) // 4 and _one_run(open_)
+    one_side = open_.sum() == len(edges) // 4 and _one_run(open_) and bool(np.isinf(edges[open_]).all())
     if (open_.sum() > 3 and not one_side) or closed.sum() < len(edges) // 2 + 2:
         return None
+    if cut.any() and open_.any():
+        return None  # a face cut by the border must show the rest of its outline clearly
     found = np.sort(edges[closed])
     if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
         return None
@@ -897,7 +906,8 @@ _OCCUPANCIES = {value: [_spot_occupancy(layout), _spot_occupancy([(-y, x) for x,
                 for value, layout in PIP_LAYOUTS.items()}
 
 
-def _value_hidden_by_border(face: Face, shape: tuple[int, int]) -> bool:
+def _value_hidden_by_border(face: Face, shape: tuple[int, int],
+                            min_pip_ratio: float = ReaderSettings.pip_radius_range[0]) -> bool:
     """True when part of the face lies outside the frame and another value would look the same
     in the part that is seen (a die cut by the frame's border: a four showing two of its pips
     must not read as a two).
@@ -930,37 +940,48 @@ def _value_hidden_by_border(face: Face, shape: tuple[int, int]) -> bool:
         return True
     if face.value <= 3:
         # Two or three pips in a row may be part of a larger face whose other pips are all out of view.
-        return any(not in_view(extra).any() for extra in _row_completions(face))
+        return any(not in_view(extra).any() for extra in _row_completions(face, min_pip_ratio))
     return False
 
 
-def _row_completions(face: Face) -> list[np.ndarray]:
+def _row_completions(face: Face, min_pip_ratio: float) -> list[np.ndarray]:
     """The pips a larger face would add if a two's or three's pips were part of it, one array per
     way: with ``u`` the step between neighbouring pips of the row and ``v`` the same step across,
     a two may be a side of a four (the other side one step across, either way) or two pips of a
     three's diagonal (the next one step on, at either end); a three may be a column of a six (the
     other column two steps across, either way).  (A five's other diagonal would lie on both
-    sides of the row, which the border cannot hide at once.)"""
+    sides of the row, which the border cannot hide at once.)  A larger face whose pips would be
+    too small for it (under ``min_pip_ratio`` of its edge) is no way."""
     ex = face.corners[1] - face.corners[0]
     ey = face.corners[3] - face.corners[0]
     layout = np.array(PIP_LAYOUTS[face.value])
     pips = face.centre + layout[:, :1] * ex + layout[:, 1:] * ey
     along = (pips[-1] - pips[0]) / (len(pips) - 1)
     across = np.array([-along[1], along[0]])
+    ratio = face.radius / max(face.edge_px, 1e-6)
+
+    def fits(growth: float) -> bool:  # the larger face's edge over this face's
+        return ratio / growth >= min_pip_ratio
+
+    ways = []
     if face.value == 2:
-        return [pips + across, pips - across, (pips[-1] + along)[None], (pips[0] - along)[None]]
-    return [pips + 2 * across, pips - 2 * across]
+        if fits(math.sqrt(2.0)):
+            ways += [pips + across, pips - across]
+        if fits(2.0):
+            ways += [(pips[-1] + along)[None], (pips[0] - along)[None]]
+    elif fits(math.sqrt(2.0)):
+        ways += [pips + 2 * across, pips - 2 * across]
+    return ways
 
 
-def _unexplained_marks(field_: PipField, face: Face) -> float:
+def _unexplained_marks(field_: PipField, face: Face, inscribed: bool = False) -> float:
     """Area (in pip areas) of pip-like marks inside the face that are not its pips.
 
-    A mark joined to one of the face's own pips is that pip's blurred rim or streak (a die
-    moving while the shutter was open smears its pips), not another mark.
+    ``inscribed``: for a one, count only inside the disc its outline surely holds.
     """
     grey, owner = field_.grey, field_.owner
     pips = [field_.pips[i] for i in face.pips]
-    if face.value == 1:
+    if face.value == 1 and inscribed:
         # A one's outline is a square of unknown turn: only the disc inside it is surely face.
         ex, ey = face.corners[1] - face.corners[0], face.corners[3] - face.corners[0]
         turn = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
@@ -989,13 +1010,9 @@ def _unexplained_marks(field_: PipField, face: Face) -> float:
     else:
         marks = region > face_grey + 0.5 * (pip_grey - face_grey)
     marks &= inside > 0
-    count, labels = cv2.connectedComponents(marks.astype(np.uint8), connectivity=8)
-    joined = np.zeros(count, bool)
-    joined[np.unique(labels[(own > 0) & marks])] = True
-    joined[0] = True                                   # (label 0 is no mark at all)
     # (Marks found as pips of their own, such as a translucent die's far faces seen through
     # it, are judged elsewhere.)
-    marks &= ~joined[labels] & (owner[y0:y1, x0:x1] < 0)
+    marks &= (own == 0) & (owner[y0:y1, x0:x1] < 0)
     pip_area = math.pi * face.radius ** 2
     return float(marks.sum() / max(pip_area, 1.0))
 
@@ -1283,15 +1300,17 @@ class DiceReader:
                 judgeable = True
             if _value_hidden_by_border(top, frame.shape[:2]):
                 continue  # only part of its face is in view, and another value would show that part
-            marks = _unexplained_marks(field_, top)
+            clutter = _unexplained_marks(field_, top)
+            # (A one's square outline is a guess: what it reads needs only the disc inside clear.)
+            marks = _unexplained_marks(field_, top, inscribed=True) if top.value == 1 else clutter
             missing = marks < 0.6 and _missing_pip(field_, top)
             if (marks >= 0.6 or missing) and top.blurred is not None:
                 # Marks or a missing pip where the pips' streaks were taken for a slant may be
                 # the face's own outline misplaced: judge the face as a blurred one.
                 blurred_marks = _unexplained_marks(field_, top.blurred)
                 if blurred_marks < 0.6 and not _missing_pip(field_, top.blurred):
-                    top, marks, missing = top.blurred, blurred_marks, False
-            if marks > 2.0:
+                    top, marks, clutter, missing = top.blurred, blurred_marks, blurred_marks, False
+            if clutter > 2.0:
                 continue  # a "face" strewn with other marks is clutter, not a die
             readable = marks < 0.6 and judgeable and not missing
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
