@@ -61,7 +61,7 @@ REFINED_KEEP = 0.5
 #: look at the few best (the quick score ranks well but decides less surely).
 SCORE_WIDTH = 320
 QUICK_SCORE_WIDTH = 160
-CLOSER_LOOKS = 4
+CLOSER_LOOKS = 8
 #: An outline with more corners than four (something over the board's edge) gives four-sided
 #: candidates from four of its longest sides, each at least this share of the frame's smaller
 #: size; the corners they meet at may lie a little outside the frame (this share of its size).
