@@ -114,7 +114,8 @@ def _quads(gray: np.ndarray) -> list[np.ndarray]:
                 continue
             hull = cv2.convexHull(contour)
             peri = cv2.arcLength(hull, True)
-            approximations = [cv2.approxPolyDP(hull, eps * peri, True) for eps in (0.01, 0.02, 0.04)]
+            approximations = [cv2.approxPolyDP(hull, eps * peri, True)
+                              for eps in (0.01, 0.02, 0.04)]
             fours = [a for a in approximations if len(a) == 4]
             if fours:
                 quad = fours[0].reshape(4, 2).astype(np.float64)
