@@ -459,12 +459,19 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
     tops = np.nonzero((cand.full >= threshold) & (cand.ys > end + 1.5 * radius)
                       & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
+    # A checker with a whole rim lying over a would-be top, one overlapped step further and
+    # of its colour, is the stack's next checker: that top is not the stack's end.
+    w = weighted(cand.colours)
+    covered = [t for t in tops.tolist() for u in tops.tolist()
+               if MIN_STEP * radius <= cand.ys[u] - cand.ys[t] < OVERLAP_BELOW * radius
+               and np.sqrt(((w[u] - w[t]) ** 2).sum()) < COLOUR_JUMP]
+    if covered:
+        tops = np.setdiff1d(tops, covered)
     bases = np.nonzero((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
                        & (best_any >= MEMBER_FLOOR))[0]
     if not tops.size or not bases.size:
         return None
     bases = bases[np.argsort(best_any[bases])[::-1][:2]]
-    w = weighted(cand.colours)
     hypotheses = []
     for f in bases:
         for t in tops:

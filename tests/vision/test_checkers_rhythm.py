@@ -8,6 +8,8 @@
   checker).
 * A stack of fifteen may run up to the facing edge; the facing point's "stack" there is its
   far end.
+* A fitted stack does not end under a checker whose whole rim shows one overlapped step
+  further: that checker lies on it and is the stack's top.
 """
 from __future__ import annotations
 
@@ -40,10 +42,11 @@ def test_tall_stack_counted_from_the_rhythm_of_its_rims(seed, row, column, count
     assert seen is not None and seen.count == count, (obs.to_json(), scene.truth.to_json())
 
 
-@pytest.mark.parametrize("seed", [113, 352, 379, 389])
+@pytest.mark.parametrize("seed", [113, 236, 352, 379, 389])
 def test_boards_read_exactly(seed):
-    """379: a white two on a white point, whose paint beyond the stack was a third checker;
-    389: a red fifteen from the top edge to the bottom one."""
+    """236: a red twelve fitted one short, its top checker left beyond the fit; 379: a white
+    two on a white point, whose paint beyond the stack was a third checker; 389: a red fifteen
+    from the top edge to the bottom one."""
     score, obs, scene = _read_hard(seed)
     assert score["exact"], (obs.to_json(), scene.truth.to_json())
 
