@@ -12,14 +12,18 @@ or size:
    together *measured in pip radii after undoing that foreshortening*; the face between
    them has the colour around them.  Pips joined that way form a candidate face,
    which must match one of the six pip layouts of :mod:`vision.dice.faces` under a
-   similarity transform; faces that do not are dropped or split.
+   similarity transform; faces that do not are split (into the cliques of linked pips that
+   fit, when those hold all the group's pips: touching dice; else at the longest links) or
+   dropped.  Pips streaked alike are also fitted as a moving die's (motion blur streaks
+   every pip alike but leaves their centres in place, unlike foreshortening).
 3. **Dice.**  The face seen most squarely (roundest pips) is a die's top; faces next to
    it, foreshortened differently or sharing an edge with it, are its side faces and join
    the nearest top (without a region, the top they lie on the camera's side of); a "top"
    far smaller than the frame's other tops, beside one of them, is a side face too.  A
    single pip (a one) counts only if a face edge closes around it at a plausible distance
    (the short rays give the face's size) with no pip like it inside that reach, or if its
-   die's side faces lie beside it.  A face with
+   die's side faces lie beside it.  A face partly out of the frame is not read when
+   another value would look the same in the part that is seen (half a four shows a two).  A face with
    unexplained marks on it, or with a pip-like spot where a larger layout has a pip
    (a five whose faint pips were missed must not read as a three), is not read.
 4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
