@@ -293,8 +293,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"dice set {args.set_name}:")
     if args.errata and args.set_name != "synthetic":
+        folders = {"real": ("valid/",), "real-train": ("train/",), "real-all": ("train/", "valid/")}[args.set_name]
         for (photo, line), (_, why) in LABEL_ERRATA.items():
-            print(f"  erratum {photo} line {line}: {why}")
+            if photo.startswith(folders):
+                print(f"  erratum {photo} line {line}: {why}")
     for key, value in result.items():
         print(f"  {key:24s} {value:g}")
     return 0
