@@ -1305,8 +1305,11 @@ class DiceReader:
             if _value_hidden_by_border(top, frame.shape[:2]):
                 continue  # only part of its face is in view, and another value would show that part
             clutter = _unexplained_marks(field_, top)
-            # (A one's square outline is a guess: what it reads needs only the disc inside clear.)
-            marks = _unexplained_marks(field_, top, inscribed=True) if top.value == 1 else clutter
+            # A one's square outline is a guess: what it reads needs only the disc inside clear,
+            # when its face is clearly wider than a pip of a real die's face allows (pips are at
+            # most ~0.11 of the edge); a face barely wider than its pip must be clear to its corners.
+            roomy = top.value == 1 and top.edge_px >= 2.0 * top.radius * (0.5 / 0.11)
+            marks = _unexplained_marks(field_, top, inscribed=True) if roomy else clutter
             missing = marks < 0.6 and _missing_pip(field_, top)
             if (marks >= 0.6 or missing) and top.blurred is not None:
                 # Marks or a missing pip where the pips' streaks were taken for a slant may be
