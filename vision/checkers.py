@@ -289,6 +289,27 @@ class _Candidates:
     #: middle differs in colour from the point further on (no empty base there).
     far_arc: np.ndarray
 
+    def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
+            evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+            colour_at: tuple[np.ndarray, np.ndarray] | None = None) -> int:
+        """Append centres at (``px``, ``py``), ``ys`` from the edge, with their rim evidence
+        (full, no_far, no_near, far_arc); their mean colours are read at ``colour_at``
+        (default: the centres).  Returns the index of the first one added."""
+        base = len(self.ys)
+        full, no_far, no_near, far_arc = evidence
+        cx, cy = colour_at if colour_at is not None else (px, py)
+        self.ys = np.concatenate([self.ys, ys])
+        self.px = np.concatenate([self.px, px])
+        self.py = np.concatenate([self.py, py])
+        self.full = np.concatenate([self.full, full])
+        self.no_far = np.concatenate([self.no_far, no_far])
+        self.no_near = np.concatenate([self.no_near, no_near])
+        self.far_arc = np.concatenate([self.far_arc, far_arc])
+        self.colours = np.concatenate([self.colours, scorer.mean_lab[
+            np.clip(np.rint(cy).astype(int), 0, scorer.height - 1),
+            np.clip(np.rint(cx).astype(int), 0, scorer.width - 1)]])
+        return base
+
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
@@ -531,17 +552,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     if best is None:
         return None
     _, x, y, d, a, b, c, e = best
-    base = len(cand.ys)
-    cand.ys = np.concatenate([cand.ys, d.astype(cand.ys.dtype)])
-    cand.px = np.concatenate([cand.px, x])
-    cand.py = np.concatenate([cand.py, y])
-    cand.full = np.concatenate([cand.full, a])
-    cand.no_far = np.concatenate([cand.no_far, b])
-    cand.no_near = np.concatenate([cand.no_near, c])
-    cand.far_arc = np.concatenate([cand.far_arc, e])
-    cand.colours = np.concatenate([cand.colours, scorer.mean_lab[
-        np.clip(np.rint(y).astype(int), 0, scorer.height - 1),
-        np.clip(np.rint(x).astype(int), 0, scorer.width - 1)]])
+    base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
 
 
@@ -620,17 +631,8 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     ys = cand.py[first] + (cand.py[last] - cand.py[first]) * share
     dist = cand.ys[first] + (cand.ys[last] - cand.ys[first]) * share
     full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
-    base = len(cand.ys)
-    cand.ys = np.concatenate([cand.ys, dist.astype(cand.ys.dtype)])
-    cand.px = np.concatenate([cand.px, xs.astype(cand.px.dtype)])
-    cand.py = np.concatenate([cand.py, ys.astype(cand.py.dtype)])
-    cand.full = np.concatenate([cand.full, full])
-    cand.no_far = np.concatenate([cand.no_far, no_far])
-    cand.no_near = np.concatenate([cand.no_near, no_near])
-    cand.far_arc = np.concatenate([cand.far_arc, far_arc])
-    cand.colours = np.concatenate([cand.colours, scorer.mean_lab[
-        np.clip(np.rint(ys).astype(int), 0, scorer.height - 1),
-        np.clip(np.rint(xs).astype(int), 0, scorer.width - 1)]])
+    base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
+                    ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [first] + list(range(base, base + n - 2)) + [last]
 
 
