@@ -140,6 +140,18 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
     return abs(step - neighbour_step) <= max(STEP_SLACK * radius, 0.3 * neighbour_step)
 
 
+def _row_lists(mask: np.ndarray) -> list[list[int]]:
+    """The column indices set in each row of a boolean matrix, one ``np.nonzero`` for all rows.
+
+    >>> _row_lists(np.array([[False, True, True], [False, False, False], [True, False, True]]))
+    [[1, 2], [], [0, 2]]
+    """
+    rows, columns = np.nonzero(mask)
+    bounds = np.searchsorted(rows, np.arange(mask.shape[0] + 1)).tolist()
+    columns_l = columns.tolist()
+    return [columns_l[bounds[i]:bounds[i + 1]] for i in range(mask.shape[0])]
+
+
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None
@@ -193,8 +205,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # of its time.
     ys_l, full_l, far_l, near_l = ys.tolist(), full.tolist(), no_far.tolist(), no_near.tolist()
     overlap_l = overlap.tolist()
-    successors = [np.nonzero(row)[0].tolist() for row in follows]
-    predecessors = [np.nonzero(column)[0].tolist() for column in follows.T]
+    successors = _row_lists(follows)
+    predecessors = _row_lists(follows.T)
     slack = STEP_SLACK * radius
 
     def even(step_a: float, step_b: float) -> bool:  # see _even
