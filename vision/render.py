@@ -93,6 +93,10 @@ class RenderOptions:
     #: Seed of the board and camera (style, measurements, viewpoint, light); default ``seed``.
     #: Keep it and change the position to film one board through a game.
     camera_seed: int | None = None
+    #: Stacks of more than five built in layers (see :func:`layer_positions`) instead of one
+    #: overlapped row; a random board (``position`` None) then has tall stacks of 6-15 (see
+    #: :func:`layered_rows`).  Off by default: frames drawn without it are unchanged, bit for bit.
+    layered: bool = False
 
 
 @dataclass
@@ -169,6 +173,64 @@ def random_rows(rng: np.random.Generator, names: tuple[str, str], max_reach: flo
             return BoardObservation.from_rows(top, bottom, names, bar)
 
 
+def layered_rows(rng: np.random.Generator, names: tuple[str, str]) -> BoardObservation:
+    """A random board for the layered set: each colour has one or two stacks of 6 to 15 (built
+    in layers, so each reaches five diameters at most), the rest of its fifteen spread over
+    other points in stacks of one to five, a checker or two sometimes on the bar."""
+    slots: dict[tuple[str, int], tuple[str, int]] = {}
+    free = [(row, c) for row in ("top", "bottom") for c in range(12)]
+    rng.shuffle(free)
+    bar: dict[str, int] = {}
+    for name in names:
+        bar[name] = int(rng.choice([0, 0, 0, 1, 2]))
+        left = CHECKERS - bar[name]
+        tall = [int(rng.integers(6, left + 1))]
+        if left - tall[0] >= 6 and rng.random() < 0.4:
+            tall.append(int(rng.integers(6, min(left - tall[0], 15) + 1)))
+        sizes = list(tall)
+        left -= sum(tall)
+        while left > 0:
+            size = int(rng.integers(1, min(left, 5) + 1))
+            sizes.append(size)
+            left -= size
+        for size in sizes:
+            slots[free.pop()] = (name, size)
+    top = [slots.get(("top", c)) for c in range(12)]
+    bottom = [slots.get(("bottom", c)) for c in range(12)]
+    return BoardObservation.from_rows(top, bottom, names, bar)
+
+
+#: Checkers per side, and the most a first layer holds (five touching checkers fill a point).
+CHECKERS = 15
+FIRST_LAYER = 5
+
+
+def layer_positions(count: int) -> list[tuple[int, float]]:
+    """Where the checkers of a stack built in layers lie: ``(layer, distance of the centre from
+    the field's edge in diameters)`` for each, layer 0 first.
+
+    Five touching checkers make the first layer; a sixth sits in the hollow between the first
+    two (resting on both), the next in the next hollow, and so on; when a layer's hollows are
+    full the next layer starts in its hollows, so fifteen make a pyramid of 5, 4, 3, 2 and 1.
+
+    >>> layer_positions(3)
+    [(0, 0.5), (0, 1.5), (0, 2.5)]
+    >>> layer_positions(7)[5:]
+    [(1, 1.0), (1, 2.0)]
+    >>> [layer for layer, _ in layer_positions(15)].count(4), layer_positions(15)[-1]
+    (1, (4, 2.5))
+    """
+    placed: list[tuple[int, float]] = []
+    layer, size = 0, FIRST_LAYER
+    while len(placed) < count and size > 0:
+        for k in range(size):
+            if len(placed) == count:
+                break
+            placed.append((layer, 0.5 + layer * 0.5 + k))
+        layer, size = layer + 1, size - 1
+    return placed
+
+
 def _step(count: int) -> float:
     """Spacing of checker centres in a stack of ``count``, in diameters: players overlap
     stacks taller than five."""
@@ -243,7 +305,7 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
                  bar_fraction: float = 0.06, jitter: float = 0.06, dice: bool = True,
                  layout_rng: np.random.Generator | None = None,
                  tray_rng: np.random.Generator | None = None,
-                 trays_drawn: dict | None = None,
+                 trays_drawn: dict | None = None, layered: bool = False,
                  ) -> tuple[np.ndarray, tuple[float, float, float, float], list]:
     """The whole board seen from straight above; returns the image (float BGR), the field
     rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn.  ``layout_rng`` draws the board's
@@ -251,7 +313,8 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     can be drawn with different positions.  With ``tray_rng``, checkers borne off (``rows.off``)
     lie in a side tray (see :func:`_draw_trays`); it draws only when some are off, so boards
     without any keep the look they had before trays were drawn; ``trays_drawn["side"]`` then says
-    which tray holds them."""
+    which tray holds them.  With ``layered``, stacks of more than five are built in layers (see
+    :func:`_draw_layered`)."""
     layout_rng = layout_rng or rng
     border = int(field_width * layout_rng.uniform(0.035, 0.07))
     tray = int(field_width * layout_rng.uniform(0.0, 0.09))
@@ -305,11 +368,22 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
         if trays_drawn is not None and side:
             trays_drawn["side"] = side
     colour_of = dict(zip(scheme.names, scheme.colours))
+    # Checkers in upper layers stand higher: seen at a slant they shift one way (drawn only
+    # when there are layers, so other boards keep their random stream).
+    lean = None
+    if layered and any(r and r.count > FIRST_LAYER for row in (rows.top, rows.bottom) for r in row):
+        angle = rng.uniform(0, 2 * math.pi)
+        lean = np.array([math.cos(angle), math.sin(angle)]) * rng.uniform(0, 0.12) * 2 * radius
     for row_name, row in rows.rows().items():
         for c, reading in enumerate(row):
             if not reading:
                 continue
             cx = (c + 0.5) * pw_l if c < 6 else bar_r + (c - 6 + 0.5) * pw_r
+            if lean is not None and reading.count > FIRST_LAYER:
+                lo, hi = (radius, bar_l - radius) if c < 6 else (bar_r + radius, fw - radius)
+                _draw_layered(img, reading.count, (x0, y0), cx, row_name == "top", fh, radius,
+                              colour_of[reading.colour], (lo, hi), jitter * pw, lean, rng)
+                continue
             step = 2 * radius * _step(reading.count)
             pos = radius * (1 + rng.uniform(0, 0.12))
             # Checkers stay inside their quarter: the frame and the raised bar stop them.
@@ -330,6 +404,83 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     if dice:
         drawn_dice = _draw_dice(img, rows, rng, (x0, y0), fw, fh, bar_l, bar_r, radius)
     return img, (x0, y0, x0 + fw, y0 + fh), drawn_dice
+
+
+def _draw_layered(img: np.ndarray, count: int, origin: tuple[float, float], cx: float, top: bool,
+                  fh: float, radius: float, colour: Sequence[int], x_range: tuple[float, float],
+                  jitter: float, lean: np.ndarray, rng: np.random.Generator) -> None:
+    """A stack of ``count`` checkers built in layers (:func:`layer_positions`), drawn in place.
+
+    Each upper checker rests in the hollow between two below it: it is a checker's thickness
+    (about a fifth of its diameter) nearer the camera, so a little larger, shifted by ``lean``
+    per layer (parallax of a slanted view) and lit a little more; it casts a tight shadow on the
+    checkers under it, and its side wall shows as a band of rim colour on the side it leans to.
+    """
+    x0, y0 = origin
+    placed = layer_positions(count)
+    first = [float(np.clip(cx + rng.uniform(-jitter, jitter), *x_range))
+             for _ in range(min(count, FIRST_LAYER))]
+    start = radius * rng.uniform(0, 0.12)
+    centres: dict[tuple[int, int], tuple[float, float]] = {}
+    index_in_layer: dict[int, int] = {}
+    for layer, along in placed:
+        k = index_in_layer.get(layer, 0)
+        index_in_layer[layer] = k + 1
+        if layer == 0:
+            x, y = first[k], start + 2 * radius * along * rng.uniform(1.0, 1.02)
+        else:  # in the hollow between the two checkers below
+            (xa, ya), (xb, yb) = centres[layer - 1, k], centres[layer - 1, k + 1]
+            x = (xa + xb) / 2 + rng.uniform(-0.04, 0.04) * radius
+            y = (ya + yb) / 2 + rng.uniform(-0.04, 0.04) * radius
+        centres[layer, k] = (x, y)
+        fx = x0 + x + lean[0] * layer
+        fy = y0 + (y if top else fh - y) + lean[1] * layer
+        size = radius * (1 + 0.025 * layer)
+        if layer:
+            _contact_shadow(img, (fx, fy), size, lean)
+            _draw_checker(img, (fx, fy), size,
+                          _shade(colour, 1 + 0.04 * layer * rng.uniform(0.5, 1.5)), rng)
+            _side_wall(img, (fx, fy), size, colour, lean)
+        else:
+            _draw_checker(img, (fx, fy), size, colour, rng)
+
+
+def _contact_shadow(img: np.ndarray, centre: tuple[float, float], radius: float,
+                    lean: np.ndarray) -> None:
+    """The shadow a raised checker casts on what it rests on: a soft dark ring just outside
+    its rim, away from the way it leans."""
+    pad = int(radius * 1.6) + 4
+    x0, y0 = max(0, int(centre[0]) - pad), max(0, int(centre[1]) - pad)
+    x1, y1 = min(img.shape[1], int(centre[0]) + pad), min(img.shape[0], int(centre[1]) + pad)
+    patch = img[y0:y1, x0:x1]
+    shadow = np.zeros(patch.shape[:2], np.float32)
+    offset = -lean / (np.linalg.norm(lean) + 1e-6) * radius * 0.08
+    cv2.circle(shadow, (int((centre[0] + offset[0] - x0) * 16), int((centre[1] + offset[1] - y0) * 16)),
+               int(radius * 1.08 * 16), 1.0, -1, cv2.LINE_AA, 4)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), radius * 0.08)
+    patch *= (1 - 0.45 * shadow)[..., None]
+
+
+def _side_wall(img: np.ndarray, centre: tuple[float, float], radius: float,
+               colour: Sequence[int], lean: np.ndarray) -> None:
+    """The raised checker's side wall, seen past its rim on the side it leans to: a crescent
+    of the rim's colour (darker for light checkers, lighter for dark ones)."""
+    length = float(np.linalg.norm(lean))
+    if length < 0.5:
+        return
+    pad = int(radius * 1.4) + 4
+    x0, y0 = max(0, int(centre[0]) - pad), max(0, int(centre[1]) - pad)
+    x1, y1 = min(img.shape[1], int(centre[0]) + pad), min(img.shape[0], int(centre[1]) + pad)
+    patch = img[y0:y1, x0:x1]
+    wall = np.zeros(patch.shape[:2], np.float32)
+    cx, cy = (centre[0] - x0) * 16, (centre[1] - y0) * 16
+    shift = lean / length * min(length * 0.5, radius * 0.12) * 16
+    cv2.circle(wall, (int(cx + shift[0]), int(cy + shift[1])), int(radius * 16), 1.0, -1,
+               cv2.LINE_AA, 4)
+    cv2.circle(wall, (int(cx), int(cy)), int(radius * 16), 0.0, -1, cv2.LINE_AA, 4)
+    base = np.asarray(colour, np.float32)
+    side = base * 0.55 if base.mean() > 90 else base + 45
+    patch[:] = patch * (1 - wall[..., None]) + side * wall[..., None]
 
 
 def _draw_trays(img: np.ndarray, rows: BoardObservation, scheme: CheckerScheme,
@@ -588,6 +739,8 @@ def render_board(position: Position | BoardObservation | None = None,
         truth = rows_from_position(position, scheme.names)
     elif isinstance(position, BoardObservation):
         truth = position
+    elif options.layered:
+        truth = layered_rows(rng, scheme.names)
     else:
         pw = field_width * (1 - bar_fraction) / 12
         max_reach = field_width * aspect / (pw * 0.92) - 0.9
@@ -599,7 +752,8 @@ def render_board(position: Position | BoardObservation | None = None,
     trays: dict = {}
     board, rect, dice = draw_topdown(truth, style, scheme, rng, field_width, aspect, bar_fraction,
                                      jitter=0.12 if hard else 0.05, dice=options.dice,
-                                     layout_rng=layout_rng, tray_rng=tray_rng, trays_drawn=trays)
+                                     layout_rng=layout_rng, tray_rng=tray_rng, trays_drawn=trays,
+                                     layered=options.layered)
     H, W = board.shape[:2]
     outline = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     matrix = _camera_homography(outline, camera_rng, hard, FRAME_SIZE)
