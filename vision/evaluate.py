@@ -7,6 +7,13 @@ rate and speed; ``--set real`` reads the labelled real photos (``../shared/data/
 ``$BGBRIDGE_REAL_BOARDS``) when present.  A dice section runs the dice stage's own evaluation
 (:mod:`vision.dice.evaluate`) when that module is there.
 
+The real photos are few, each at one scale and one viewpoint: ``--set real-aug`` reads them again
+under each transform of :mod:`vision.augment` (turned, smaller, tilted further, darker, brighter,
+colour cast, JPEG, noise), their label corners carried along, with the label corners and with
+corners found automatically.  ``--set layered`` is the synthetic set with stacks of 6-15 built in
+layers (a second layer in the hollows of the first) instead of overlapped in one row; every
+synthetic set also reports how stacks of six or more were read.
+
 Scoring: a point is right when colour and count both are (colours matched to the truth's by the
 best one-to-one mapping; naming is scored on its own); the bar is one more entry; a board is
 exactly right when all 24 points and the bar are.  Borne off is right when both colours' counts
@@ -193,8 +200,58 @@ def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
     return _Clock.timed(func)
 
 
-def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, dict[str, float]]:
-    """Render ``n`` labelled frames and score each stage on them."""
+def tall_stacks(seen: BoardObservation, truth: BoardObservation, mapping: dict[str, str],
+                least: int = 6) -> list[tuple[int, int, bool]]:
+    """``(count in truth, count read, colour right)`` for every point holding ``least`` or more
+    checkers in the truth (a point read empty reads 0, colour wrong).
+
+    >>> truth = BoardObservation.from_rows([("white", 7)] + [None] * 11, [("black", 9)] + [None] * 11,
+    ...                                    ("white", "black"))
+    >>> seen = BoardObservation.from_rows([("light", 5)] + [None] * 11, [None] * 12, ("light", "dark"))
+    >>> tall_stacks(seen, truth, {"light": "white", "dark": "black"})
+    [(7, 5, True), (9, 0, False)]
+    """
+    found = []
+    for got, want in zip(_entries(seen), _entries(truth)):
+        if want is None or want[1] < least:
+            continue
+        if got is None:
+            found.append((want[1], 0, False))
+        else:
+            found.append((want[1], got[1], mapping.get(got[0], got[0]) == want[0]))
+    return found
+
+
+def tall_summary(stacks: list[tuple[int, int, bool]]) -> list[str]:
+    """Lines: tall stacks read right overall and per size, with what the wrong ones were read as.
+
+    >>> tall_summary([(7, 7, True), (7, 5, True), (9, 5, True)])
+    ['stacks of 6+: 1/3 right (33.3%), read short 2, long 0, wrong colour 0', '  7: 1/2 (as 5 x1)', '  9: 0/1 (as 5 x1)']
+    """
+    if not stacks:
+        return ["stacks of 6+: none"]
+    right = sum(got == want and ok for want, got, ok in stacks)
+    short = sum(got < want for want, got, _ in stacks)
+    long = sum(got > want for want, got, _ in stacks)
+    colour = sum(got == want and not ok for want, got, ok in stacks)
+    lines = [f"stacks of 6+: {right}/{len(stacks)} right ({100 * right / len(stacks):.1f}%), "
+             f"read short {short}, long {long}, wrong colour {colour}"]
+    for size in sorted({want for want, _, _ in stacks}):
+        of_size = [(got, ok) for want, got, ok in stacks if want == size]
+        good = sum(got == size and ok for got, ok in of_size)
+        misread: dict[int, int] = {}
+        for got, ok in of_size:
+            if not (got == size and ok):
+                misread[got] = misread.get(got, 0) + 1
+        detail = ", ".join(f"{got} x{k}" for got, k in sorted(misread.items()))
+        lines.append(f"  {size}: {good}/{len(of_size)}" + (f" (as {detail})" if detail else ""))
+    return lines
+
+
+def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool = False
+                  ) -> dict[str, dict[str, float]]:
+    """Render ``n`` labelled frames and score each stage on them; ``layered`` draws boards with
+    stacks of 6-15 built in layers (:attr:`vision.render.RenderOptions.layered`)."""
     from calibration.locate import LocateError, align_to, corner_error, locate_field
     from vision.reader import BoardReader
     from vision.render import RenderOptions, render_board
@@ -205,11 +262,15 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, d
     auto = Tally("read, corners found automatically")
     locate = {"found": 0, "close": 0, "tried": 0, "seconds": [], "errors": []}
     render_seconds = []
+    tall: list[tuple[int, int, bool]] = []
     for i in range(n):
-        scene, seconds = _timed(lambda: render_board(None, RenderOptions(seed=seed + i, hard=hard)))
+        options = RenderOptions(seed=seed + i, hard=hard, layered=layered)
+        scene, seconds = _timed(lambda: render_board(None, options))
         render_seconds.append(seconds)
         obs, seconds = _Clock.timed(lambda: reader.read(scene.image, corners=scene.corners), True)
-        given.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
+        score = score_board(obs, scene.truth)
+        given.add(score, seconds, f"seed {seed + i}")
+        tall.extend(tall_stacks(obs, scene.truth, score["mapping"]))
         count_off_and_trays(stages, obs, scene.truth, scene.tray_side is not None)
         stages.add("occluded, hand" if scene.hands else "occluded, no hand",
                    bool(obs.occluded))
@@ -246,6 +307,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True) -> dict[str, d
         "read_auto_corners": auto.summary(),
         "_failures": {"given": given.failures[:30], "auto": auto.failures[:30]},  # type: ignore
         "_stages": stages,  # type: ignore
+        "_tall": tall,  # type: ignore
     }
 
 
@@ -338,6 +400,87 @@ def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, A
             "stages": stages}
 
 
+def _wrong_points(obs: BoardObservation, truth: BoardObservation, mapping: dict[str, str]
+                  ) -> list[str]:
+    """The points (and the bar) read wrong, in the truth's colour names: ``"top[0] saw None
+    want ('black', 2)"``."""
+    seen = [(mapping.get(e[0], e[0]), e[1]) if e else None for e in _entries(obs)]
+    wrong = [f"{'top' if i < 12 else 'bottom'}[{i % 12}] saw {s} want {w}"
+             for i, (s, w) in enumerate(zip(seen, _entries(truth))) if s != w]
+    bar = {mapping.get(c, c): n for c, n in obs.bar.items() if n}
+    if bar != {c: n for c, n in truth.bar.items() if n}:
+        wrong.append(f"bar saw {bar} want {truth.bar}")
+    return wrong
+
+
+def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | None = None,
+                 locate: bool = True) -> list[dict[str, Any]]:
+    """The labelled real photos (without hands) read under each transform of
+    :data:`vision.augment.TRANSFORMS`, the label corners carried along; the first entry is the
+    photos as they are.  Per transform: ``given`` and ``auto`` (:class:`Tally`, corners given /
+    found by :func:`calibration.locate.locate_field`), the median corner error of the found
+    corners, and ``wrong``: per photo not read exactly, its wrong points (corners given)."""
+    from calibration.locate import LocateError, align_to, corner_error, locate_field
+    from vision.augment import TRANSFORMS
+    from vision.reader import BoardReader
+
+    reader = BoardReader()
+    frames = [f for f in load_real(directory) if f["truth"] is not None]
+    chosen = {"as photographed": lambda image, corners: (image, corners)}
+    chosen.update(TRANSFORMS if transforms is None else transforms)
+    results = []
+    for name, transform in chosen.items():
+        given, auto = Tally(name), Tally(name)
+        errors: list[float] = []
+        wrong: dict[str, list[str]] = {}
+        found_wrong: list[str] = []
+        for frame in frames:
+            image, corners = transform(frame["image"], frame["corners"])
+            obs, seconds = _timed(lambda: reader.read(image, corners=corners))
+            score = score_board(obs, frame["truth"])
+            given.add(score, seconds, frame["name"])
+            if not score["exact"]:
+                wrong[frame["name"]] = _wrong_points(obs, frame["truth"], score["mapping"])
+            if not locate:
+                continue
+            try:
+                found = align_to(locate_field(image), corners)
+            except LocateError:
+                auto.add({"points": 24, "points_right": 0, "bar_right": False, "exact": False,
+                          "names_right": False}, 0.0, frame["name"])
+                errors.append(float("inf"))
+                found_wrong.append(f"{frame['name']} not found")
+                continue
+            errors.append(corner_error(found, corners))
+            obs, seconds = _timed(lambda: reader.read(image, corners=found))
+            score = score_board(obs, frame["truth"])
+            auto.add(score, seconds, frame["name"])
+            if not score["exact"]:
+                found_wrong.append(f"{frame['name']} err {100 * errors[-1]:.1f}% "
+                                   f"-> {score['points_right']}/24")
+        results.append({"name": name, "given": given, "auto": auto if locate else None,
+                        "corner_error": statistics.median(errors) if errors else float("nan"),
+                        "wrong": wrong, "found_wrong": found_wrong})
+    return results
+
+
+def print_real_aug(results: list[dict[str, Any]]) -> None:
+    """One line per transform (corners given, then found), and the points read wrong."""
+    for result in results:
+        given, auto = result["given"].summary(), result["auto"]
+        line = (f"  {result['name']:<58} given: points {100 * given['point_accuracy']:7.3f}%  "
+                f"exact {result['given'].exact}/{result['given'].boards}")
+        if auto is not None:
+            s = auto.summary()
+            line += (f"  | found corners (median err {100 * result['corner_error']:.1f}%): "
+                     f"points {100 * s['point_accuracy']:7.3f}%  exact {auto.exact}/{auto.boards}")
+        print(line)
+        for photo, wrong in result["wrong"].items():
+            print(f"      {photo}: {'; '.join(wrong)}")
+        if result.get("found_wrong"):
+            print(f"      not exact with found corners: {', '.join(result['found_wrong'])}")
+
+
 def run_dice(n: int, seed: int) -> dict[str, float] | str:
     """The dice stage's own numbers, or why there are none."""
     try:
@@ -369,7 +512,15 @@ def print_stages(stages: StageCounts) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("synthetic", "real", "all"), default="synthetic")
+    parser.add_argument("--set", choices=("synthetic", "real", "all", "real-aug", "layered"),
+                        default="synthetic",
+                        help="real-aug: the labelled real photos under the transforms of "
+                             "vision.augment (turned, smaller, tilted, exposure, colour cast, "
+                             "JPEG, noise), label corners carried along; layered: the synthetic "
+                             "set with stacks of 6-15 built in layers (a second layer in the "
+                             "hollows of the first, and so on)")
+    parser.add_argument("--no-locate", action="store_true",
+                        help="real-aug: score with the label corners only (no automatic corners)")
     parser.add_argument("-n", "--frames", type=int, default=500, help="synthetic frames (default 500)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--easy", action="store_true", help="synthetic set without the hard cases")
@@ -381,11 +532,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.frames < 1:
         parser.error("--frames must be at least 1")
     cv2.setNumThreads(args.threads)
-    if args.set in ("synthetic", "all"):
-        kind = "easy" if args.easy else "hard"
+    if args.set in ("synthetic", "all", "layered"):
+        kind = ("easy" if args.easy else "hard") + (" layered" if args.set == "layered" else "")
         print(f"== synthetic {kind} set: {args.frames} frames of 1280x720, seed {args.seed}, "
               f"{args.threads} OpenCV thread(s)")
-        result = run_synthetic(args.frames, args.seed, hard=not args.easy)
+        result = run_synthetic(args.frames, args.seed, hard=not args.easy,
+                               layered=args.set == "layered")
         print(f"render (not part of reading)      {result['render']['ms_per_frame_median']:.0f} ms/frame")
         loc = result["locate"]
         print(f"stage locate (automatic corners)  found {100 * loc['found_rate']:.1f}%  "
@@ -404,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"read (corners given), CPU time of this process: median {cpu['ms_per_frame_median']:.1f} ms, "
               f"90th percentile {cpu['ms_per_frame_p90']:.1f} ms per 1280x720 frame")
         print_stages(result["_stages"])
+        for line in tall_summary(result["_tall"]):
+            print(f"tall stacks (corners given)        {line}")
         failures = result["_failures"]
         if failures["given"]:
             print("  not exact (corners given):", ", ".join(failures["given"]))
@@ -427,7 +581,15 @@ def main(argv: list[str] | None = None) -> int:
                       + ", ".join(f"{name} {got} (want {want})" for _, name, want, got in checks))
             if result["skipped"]:
                 print(f"  not scored (hands over the board, no labels): {', '.join(result['skipped'])}")
-    if not args.no_dice:
+    if args.set == "real-aug":
+        directory = real_dir()
+        print(f"== real photos under transforms (vision.augment), label corners carried along: "
+              f"{directory}")
+        if not (directory / "labels.json").exists():
+            print("  not present: skipped")
+        else:
+            print_real_aug(run_real_aug(directory, locate=not args.no_locate))
+    if not args.no_dice and args.set != "real-aug":
         print("== dice")
         dice = run_dice(args.dice_frames, args.seed)
         if isinstance(dice, str):

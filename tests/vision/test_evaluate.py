@@ -79,3 +79,43 @@ def test_dice_numbers_are_printed_when_the_stage_is_there(monkeypatch, capsys):
     assert evaluate.main(["--set", "real", "--dice-frames", "3"]) == 0
     out = capsys.readouterr().out
     assert "value_accuracy" in out and "0.5000" in out
+
+
+def _labelled_folder(tmp_path, scene):
+    cv2.imwrite(str(tmp_path / "a.png"), scene.image)
+    rows = scene.truth
+    labels = {"images": {
+        "a.png": {"corners": [list(c) for c in scene.corners], "colours": list(rows.colours),
+                  "top": [[r.colour, r.count] if r else None for r in rows.top],
+                  "bottom": [[r.colour, r.count] if r else None for r in rows.bottom],
+                  "bar": {}}}}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+
+
+def test_real_photos_under_transforms(tmp_path, monkeypatch, capsys):
+    from vision import augment
+
+    scene = render_board(Position.start(), RenderOptions(seed=4, hard=False, scheme=CHECKER_SCHEMES[0]))
+    _labelled_folder(tmp_path, scene)
+    monkeypatch.setenv("BGBRIDGE_REAL_BOARDS", str(tmp_path))
+    # Two transforms keep the test fast; the command runs all of vision.augment.TRANSFORMS.
+    monkeypatch.setattr(augment, "TRANSFORMS", {
+        "rotate 90": augment.TRANSFORMS["rotate 90"],
+        "hidden": lambda image, corners: (image * 0, corners)})
+    assert evaluate.main(["--set", "real-aug", "--no-locate"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split(" given")[0].strip(): line for line in out.splitlines() if " given:" in line}
+    assert set(lines) == {"as photographed", "rotate 90", "hidden"}
+    # The corners turn with the frame, so the turned board reads as the original does.
+    assert "points 100.000%  exact 1/1" in lines["as photographed"]
+    assert "points 100.000%  exact 1/1" in lines["rotate 90"]
+    # A black frame shows nothing: the 16 empty points are right, the 8 held are listed missed.
+    assert "points  66.667%  exact 0/1" in lines["hidden"]
+    assert "top[0] saw None want ('white', 5)" in out and out.count(" saw None want ") == 8
+
+
+def test_layered_set_scores_tall_stacks():
+    result = evaluate.run_synthetic(n=1, seed=3, layered=True)
+    tall = result["_tall"]
+    assert tall and all(want >= 6 for want, _, _ in tall)
+    assert evaluate.tall_summary(tall)[0].startswith("stacks of 6+: ")
