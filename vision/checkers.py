@@ -317,9 +317,7 @@ class _Candidates:
         self.no_far = np.concatenate([self.no_far, no_far])
         self.no_near = np.concatenate([self.no_near, no_near])
         self.far_arc = np.concatenate([self.far_arc, far_arc])
-        self.colours = np.concatenate([self.colours, scorer.mean_lab[
-            np.clip(np.rint(cy).astype(int), 0, scorer.height - 1),
-            np.clip(np.rint(cx).astype(int), 0, scorer.width - 1)]])
+        self.colours = np.concatenate([self.colours, scorer.colour_at(cx, cy)])
         return base
 
     def chain(self, radius: float, threshold: float, limit: float,
@@ -414,15 +412,13 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
         if sel.any():
             full[sel], no_far[sel], no_near[sel], far_arc[sel] = scorer.coverage(
                 px[sel], py[sel], is_top)
-    colours = scorer.mean_lab[np.clip(np.rint(py).astype(int), 0, scorer.height - 1),
-                              np.clip(np.rint(px).astype(int), 0, scorer.width - 1)]
+    colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.
     # (On the point's axis: the triangle narrows, and a candidate may sit off the axis.)
     further = np.where(top[point], py + 2 * scorer.radius, py - 2 * scorer.radius)
     axis_x = cx[point, len(LATERAL_OFFSETS) // 2]
-    paint = scorer.mean_lab[np.clip(np.rint(further).astype(int), 0, scorer.height - 1),
-                            np.clip(np.rint(axis_x).astype(int), 0, scorer.width - 1)]
+    paint = scorer.colour_at(axis_x, further)
     gap = np.sqrt(((weighted(colours) - weighted(paint)) ** 2).sum(axis=1))
     far_arc = np.where(gap < SAME_PAINT, far_arc, 1.0).astype(np.float32)
     found = {}
@@ -550,10 +546,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         for scores, top_one in ((later_on_top, a[-1]), (earlier_on_top, a[0])):
             if top_one < threshold or scores.min() < MEMBER_FLOOR or scores.mean() < threshold:
                 continue
-            colours = weighted(scorer.mean_lab[np.clip(np.rint(y).astype(int), 0,
-                                                       scorer.height - 1),
-                                               np.clip(np.rint(x).astype(int), 0,
-                                                       scorer.width - 1)])
+            colours = weighted(scorer.colour_at(x, y))
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
             if spread >= COLOUR_JUMP:
                 continue

@@ -56,7 +56,8 @@ class RingScorer:
         # Every full-size map below is float32, computed in place where the input is not needed
         # any more: the arithmetic is the same, but fewer large temporaries are made and walked
         # through (this runs once per frame, on a cold cache).
-        lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab8 = cv2.cvtColor(field, cv2.COLOR_BGR2LAB)
+        lab = lab8.astype(np.float32)
         #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
         self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
         self.lab = lab
@@ -107,9 +108,15 @@ class RingScorer:
         coarse = cv2.filter2D(a_half, -1, ring * cos2, borderType=cv2.BORDER_CONSTANT)
         coarse += cv2.filter2D(b_half, -1, ring * sin2, borderType=cv2.BORDER_CONSTANT)
         self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
-        # Mean colour over the middle of a checker-sized disc around every pixel.
+        # Mean colour over the middle of a checker-sized disc, wanted at a few hundred places
+        # only: box sums from the integral image of the 8-bit Lab (exact integers), padded as
+        # cv2.blur pads, scaled as it scales (see colour_at).
         size = max(3, int(radius) | 1)
-        self.mean_lab = cv2.blur(lab, (size, size))
+        pad = size // 2
+        self._box = size
+        self._lab_sums = cv2.integral(
+            cv2.copyMakeBorder(lab8, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)).reshape(-1, 3)
+        self._sums_width = self.width + 2 * pad + 1
         angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
         self._cos, self._sin = np.cos(angles), np.sin(angles)
         self._cos2, self._sin2 = np.cos(2 * angles), np.sin(2 * angles)
@@ -178,8 +185,34 @@ class RingScorer:
         share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
         return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
 
+    def colour_at(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """Mean Lab colours (n x 3, float32) over the middle of checkers centred at (cx, cy)
+        (1-D arrays, nearest pixel, clipped to the image): the mean of the Lab image over a
+        square about the checker's radius wide.
+
+        Equal, value for value, to ``cv2.blur`` of the float Lab image at those pixels: the
+        box sums of 8-bit values are exact integers, and blur scales its (exact, double) sums
+        by the same double factor before rounding to float32.
+
+        >>> field = np.random.default_rng(1).integers(0, 256, (40, 50, 3), np.uint8)
+        >>> scorer = RingScorer(field, radius=7.0)
+        >>> lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+        >>> ys, xs = np.mgrid[0:40, 0:50]
+        >>> got = scorer.colour_at(xs.ravel(), ys.ravel()).reshape(40, 50, 3)
+        >>> bool(np.array_equal(got, cv2.blur(lab, (7, 7))))
+        True
+        """
+        xs = np.clip(np.rint(cx).astype(np.intp), 0, self.width - 1)
+        ys = np.clip(np.rint(cy).astype(np.intp), 0, self.height - 1)
+        size, row = self._box, self._sums_width
+        corner = ys * row + xs  # the box's top-left in the padded integral image
+        sums = self._lab_sums
+        total = sums.take(corner + (size * row + size), axis=0)
+        total -= sums.take(corner + size * row, axis=0)
+        total -= sums.take(corner + size, axis=0)
+        total += sums.take(corner, axis=0)
+        return (total * (1.0 / (size * size))).astype(np.float32)
+
     def disc_colour(self, x: float, y: float) -> np.ndarray:
         """Mean Lab colour over the middle of the checker centred at (x, y)."""
-        xi = min(max(int(round(x)), 0), self.width - 1)
-        yi = min(max(int(round(y)), 0), self.height - 1)
-        return self.mean_lab[yi, xi].copy()
+        return self.colour_at(np.array([x]), np.array([y]))[0]
