@@ -414,12 +414,14 @@ def _wrong_points(obs: BoardObservation, truth: BoardObservation, mapping: dict[
 
 
 def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | None = None,
-                 locate: bool = True) -> list[dict[str, Any]]:
+                 locate: bool = True, save_dir: Path | None = None) -> list[dict[str, Any]]:
     """The labelled real photos (without hands) read under each transform of
     :data:`vision.augment.TRANSFORMS`, the label corners carried along; the first entry is the
     photos as they are.  Per transform: ``given`` and ``auto`` (:class:`Tally`, corners given /
     found by :func:`calibration.locate.locate_field`), the median corner error of the found
-    corners, and ``wrong``: per photo not read exactly, its wrong points (corners given)."""
+    corners, and ``wrong``: per photo not read exactly, its wrong points (corners given).  With
+    ``save_dir``, each transformed photo not read exactly is written there as a PNG, its label
+    corners drawn (a dot on the first), to look at."""
     from calibration.locate import LocateError, align_to, corner_error, locate_field
     from vision.augment import TRANSFORMS
     from vision.reader import BoardReader
@@ -441,6 +443,8 @@ def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | Non
             given.add(score, seconds, frame["name"])
             if not score["exact"]:
                 wrong[frame["name"]] = _wrong_points(obs, frame["truth"], score["mapping"])
+                if save_dir is not None:
+                    _save_marked(save_dir, name, frame["name"], image, corners)
             if not locate:
                 continue
             try:
@@ -462,6 +466,22 @@ def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | Non
                         "corner_error": statistics.median(errors) if errors else float("nan"),
                         "wrong": wrong, "found_wrong": found_wrong})
     return results
+
+
+def _save_marked(directory: Path, transform: str, photo: str, image: Any, corners: Any) -> Path:
+    """Write ``image`` with the field outline drawn (a dot on the first corner, top-left as
+    labelled) as ``<photo>--<transform>.png`` in ``directory``."""
+    import numpy as np
+
+    directory.mkdir(parents=True, exist_ok=True)
+    marked = image.copy()
+    quad = np.int32(np.round(np.asarray(corners, np.float64)))
+    cv2.polylines(marked, [quad.reshape(-1, 1, 2)], True, (0, 255, 255), 1, cv2.LINE_AA)
+    cv2.circle(marked, tuple(int(v) for v in quad[0]), 5, (0, 255, 255), -1)
+    slug = "".join(ch if ch.isalnum() else "-" for ch in transform).strip("-")
+    path = directory / f"{Path(photo).stem}--{slug}.png"
+    cv2.imwrite(str(path), marked)
+    return path
 
 
 def print_real_aug(results: list[dict[str, Any]]) -> None:
@@ -521,6 +541,10 @@ def main(argv: list[str] | None = None) -> int:
                              "hollows of the first, and so on)")
     parser.add_argument("--no-locate", action="store_true",
                         help="real-aug: score with the label corners only (no automatic corners)")
+    parser.add_argument("--only", default="",
+                        help="real-aug: only the transforms whose name contains this text")
+    parser.add_argument("--save-dir", type=Path, default=None,
+                        help="real-aug: write the transformed photos not read exactly here (PNG)")
     parser.add_argument("-n", "--frames", type=int, default=500, help="synthetic frames (default 500)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--easy", action="store_true", help="synthetic set without the hard cases")
@@ -588,7 +612,11 @@ def main(argv: list[str] | None = None) -> int:
         if not (directory / "labels.json").exists():
             print("  not present: skipped")
         else:
-            print_real_aug(run_real_aug(directory, locate=not args.no_locate))
+            from vision.augment import TRANSFORMS
+
+            chosen = {k: v for k, v in TRANSFORMS.items() if args.only.lower() in k.lower()}
+            print_real_aug(run_real_aug(directory, chosen, locate=not args.no_locate,
+                                        save_dir=args.save_dir))
     if not args.no_dice and args.set != "real-aug":
         print("== dice")
         dice = run_dice(args.dice_frames, args.seed)

@@ -102,7 +102,8 @@ def test_real_photos_under_transforms(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(augment, "TRANSFORMS", {
         "rotate 90": augment.TRANSFORMS["rotate 90"],
         "hidden": lambda image, corners: (image * 0, corners)})
-    assert evaluate.main(["--set", "real-aug", "--no-locate"]) == 0
+    assert evaluate.main(["--set", "real-aug", "--no-locate", "--save-dir",
+                          str(tmp_path / "seen")]) == 0
     out = capsys.readouterr().out
     lines = {line.split(" given")[0].strip(): line for line in out.splitlines() if " given:" in line}
     assert set(lines) == {"as photographed", "rotate 90", "hidden"}
@@ -112,6 +113,11 @@ def test_real_photos_under_transforms(tmp_path, monkeypatch, capsys):
     # A black frame shows nothing: the 16 empty points are right, the 8 held are listed missed.
     assert "points  66.667%  exact 0/1" in lines["hidden"]
     assert "top[0] saw None want ('white', 5)" in out and out.count(" saw None want ") == 8
+    # Only the frame not read exactly is kept to look at.
+    assert [p.name for p in (tmp_path / "seen").iterdir()] == ["a--hidden.png"]
+    assert evaluate.main(["--set", "real-aug", "--no-locate", "--only", "ROTATE"]) == 0
+    out = capsys.readouterr().out
+    assert "rotate 90" in out and "hidden" not in out
 
 
 def test_layered_set_scores_tall_stacks():
