@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from calibration.colours import weighted
-from calibration.geometry import POINTS_PER_ROW, BoardGeometry
+from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.rings import AXIS_ARC_DEG, RingScorer
 
 #: Share of ring directions with a radial edge (:meth:`RingScorer.coverage`) a checker needs.
@@ -140,22 +140,21 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
     return abs(step - neighbour_step) <= max(STEP_SLACK * radius, 0.3 * neighbour_step)
 
 
-def _row_lists(mask: np.ndarray) -> list[list[int]]:
-    """The column indices set in each row of a boolean matrix, one ``np.nonzero`` for all rows.
+def _colour_close(colours: np.ndarray) -> np.ndarray:
+    """Which pairs of candidates (Lab colours, n x 3) may belong to one stack: closer than
+    :data:`COLOUR_JUMP` (lightness-weighted).
 
-    >>> _row_lists(np.array([[False, True, True], [False, False, False], [True, False, True]]))
-    [[1, 2], [], [0, 2]]
+    >>> _colour_close(np.float32([[200, 128, 128], [190, 130, 128], [40, 128, 128]])).tolist()
+    [[True, True, False], [True, True, False], [False, False, True]]
     """
-    rows, columns = np.nonzero(mask)
-    bounds = np.searchsorted(rows, np.arange(mask.shape[0] + 1)).tolist()
-    columns_l = columns.tolist()
-    return [columns_l[bounds[i]:bounds[i + 1]] for i in range(mask.shape[0])]
+    w = weighted(colours)
+    return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < COLOUR_JUMP
 
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
-           first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None
-           ) -> tuple[list[int], float]:
+           first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
+           close: np.ndarray | list[list[bool]] | None = None) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -167,89 +166,135 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
     so that a weak but real member is kept.  A stack of one checker must also show its rim on
-    the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  Returns the
-    chosen indices and the best score of a candidate that could have extended the stack.
+    the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  One stack has
+    one colour: neighbours must be alike (``colours``, or ``close`` given as
+    :func:`_colour_close` of them).  Returns the chosen indices and the best score of a
+    candidate that could have extended the stack.
     """
-    usable = np.nonzero(np.maximum(full, np.maximum(no_far, no_near)) >= MEMBER_FLOOR)[0]
-    if usable.size < len(ys):
-        # Candidates too weak to be any checker cannot be part of a stack: leave them out of
-        # the search (it is quadratic), but let them count as rivals for the confidence.
-        chain, _ = _chain(ys[usable], full[usable], no_far[usable], no_near[usable], radius,
-                          threshold, limit, None if colours is None else colours[usable],
-                          first_min, None if far_arc is None else far_arc[usable])
-        chain = [int(usable[i]) for i in chain]
-        end = ys[chain[-1]] if chain else 0.0
+    # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
+    # overhead would be most of the time).  The arrays are float32 and numpy compares them
+    # with a Python number after rounding it to float32: so do the thresholds here (_f32),
+    # and the steps between centres are float32 differences, as numpy made them.
+    if close is None and colours is not None and len(colours):
+        close = _colour_close(colours)
+    close_all = close.tolist() if isinstance(close, np.ndarray) else close
+    ys_all, full_all = ys.tolist(), full.tolist()
+    far_all, near_all = no_far.tolist(), no_near.tolist()
+    best_any = [max(a, b, c) for a, b, c in zip(full_all, far_all, near_all)]
+    # Candidates too weak to be any checker cannot be part of a stack: leave them out of the
+    # search (it is quadratic), but let them count as rivals for the confidence.
+    floor = _f32(MEMBER_FLOOR)
+    usable = [i for i, v in enumerate(best_any) if v >= floor]
+    chain, rival = _chain_search(
+        ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
+        first_min, None if far_arc is None else far_arc.tolist(), close_all)
+    if len(usable) < len(ys_all):
+        end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
-        beyond = (ys >= end + lo * radius) & (ys <= end + hi * radius) & (ys <= limit)
-        return chain, float(full[beyond].max()) if np.any(beyond) else 0.0
-    n = len(ys)
+        low, high = float(end + np.float32(lo * radius)), float(end + np.float32(hi * radius))
+        top = _f32(limit)
+        rivals = [f for y, f in zip(ys_all, full_all) if low <= y <= high and y <= top]
+        rival = max(rivals) if rivals else 0.0
+    return chain, rival
+
+
+def _f32(value: float) -> float:
+    """A Python number rounded to float32, as numpy rounds one it compares with a float32 array.
+
+    >>> _f32(0.1) == float(np.float32(0.1)), _f32(0.1) == 0.1
+    (True, False)
+    """
+    return float(np.float32(value))
+
+
+def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_all: list[float],
+                  far_all: list[float], near_all: list[float], best_any: list[float],
+                  radius: float, threshold: float, limit: float, first_min: float,
+                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None
+                  ) -> tuple[list[int], float]:
+    """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
+    all of them); returns the stack (those indices) and the best rival among the usable."""
+    n = len(usable)
     if n == 0:
         return [], 0.0
+    ys_l = [ys_all[i] for i in usable]
+    full_l = [full_all[i] for i in usable]
+    far_l = [far_all[i] for i in usable]
+    near_l = [near_all[i] for i in usable]
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
-    first = (ys >= first_min * radius) & (ys <= FIRST_MAX * radius) & (ys <= limit)
-    step = ys[None, :] - ys[:, None]
-    follows = (step >= MIN_STEP * radius) & (step <= MAX_STEP * radius) & (ys[None, :] <= limit)
-    if colours is not None and len(colours):
-        # One stack, one colour: a chain does not run on into a stack of the other colour.
-        w = weighted(colours)
-        follows &= np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < COLOUR_JUMP
-    overlap = follows & (step < OVERLAP_BELOW * radius)
-    floor = MEMBER_FLOOR
-
-    def gain(score: float) -> float:
-        return score - threshold + MEMBER_BONUS
-
-    none = -1e9
-    # The search below is plain Python over lists: numpy's per-element overhead would be most
-    # of its time.
-    ys_l, full_l, far_l, near_l = ys.tolist(), full.tolist(), no_far.tolist(), no_near.tolist()
-    overlap_l = overlap.tolist()
-    successors = _row_lists(follows)
-    predecessors = _row_lists(follows.T)
+    top = _f32(limit)
+    first_lo, first_hi = _f32(first_min * radius), _f32(FIRST_MAX * radius)
+    first_l = [first_lo <= y <= first_hi and y <= top for y in ys_l]
+    step_all = (ys[None, :] - ys[:, None]).tolist()
+    step_lo, step_hi = _f32(MIN_STEP * radius), _f32(MAX_STEP * radius)
+    overlap_below = _f32(OVERLAP_BELOW * radius)
+    indices = range(n)
+    follows_l = []
+    overlap_l = []
+    for i in usable:
+        steps_i, close_i = step_all[i], close_all[i] if close_all is not None else None
+        row = [step_lo <= steps_i[k] <= step_hi and ys_all[k] <= top
+               and (close_i is None or close_i[k]) for k in usable]
+        follows_l.append(row)
+        overlap_l.append([f and steps_i[k] < overlap_below for f, k in zip(row, usable)])
+    successors = [[k for k in indices if row[k]] for row in follows_l]
+    predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
-
-    def even(step_a: float, step_b: float) -> bool:  # see _even
-        return abs(step_a - step_b) <= max(slack, 0.3 * step_b)
-
+    none = -1e9
     # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
     best_a = [none] * n
     next_a = [-1] * n
     count_a = [0] * n
     sum_a = [0.0] * n
-    # The stack's base, at the edge, must be a clear checker of its own.
-    base_ok = first & (np.maximum(full, np.maximum(no_far, no_near)) >= threshold)
     # The checker lying on top of the others shows its whole rim: the last one when each lies
     # on the one before, the first one the other way round.
     for j in range(n - 1, -1, -1):
-        if full_l[j] >= threshold:
-            best_a[j], count_a[j], sum_a[j] = gain(full_l[j]), 1, full_l[j]
+        score = full_l[j]
+        if score >= threshold:
+            best_a[j], count_a[j], sum_a[j] = score - threshold + MEMBER_BONUS, 1, score
+        y_j, overlap_j = ys_l[j], overlap_l[j]
         for k in successors[j]:
-            need = far_l[j] if overlap_l[j][k] else full_l[j]
-            if next_a[k] >= 0 and not even(ys_l[k] - ys_l[j], ys_l[next_a[k]] - ys_l[k]):
-                continue
-            if need >= floor and best_a[k] > none and gain(need) + best_a[k] > best_a[j]:
-                best_a[j] = gain(need) + best_a[k]
-                next_a[j], count_a[j], sum_a[j] = k, count_a[k] + 1, sum_a[k] + need
+            need = far_l[j] if overlap_j[k] else score
+            after = next_a[k]
+            if after >= 0:  # evenly spaced (see _even)
+                step_a, step_b = ys_l[k] - y_j, ys_l[after] - ys_l[k]
+                if abs(step_a - step_b) > max(slack, 0.3 * step_b):
+                    continue
+            if need >= MEMBER_FLOOR and best_a[k] > none:
+                value = need - threshold + MEMBER_BONUS + best_a[k]
+                if value > best_a[j]:
+                    best_a[j] = value
+                    next_a[j], count_a[j], sum_a[j] = k, count_a[k] + 1, sum_a[k] + need
     # Earlier on top: forwards, best chain from the edge ending at j.
     best_b = [none] * n
     prev_b = [-1] * n
     count_b = [0] * n
     sum_b = [0.0] * n
-    first_l = first.tolist()
     for j in range(n):
-        if first_l[j] and full_l[j] >= threshold:
-            best_b[j], count_b[j], sum_b[j] = gain(full_l[j]), 1, full_l[j]
+        score = full_l[j]
+        if first_l[j] and score >= threshold:
+            best_b[j], count_b[j], sum_b[j] = score - threshold + MEMBER_BONUS, 1, score
+        y_j = ys_l[j]
         for i in predecessors[j]:
-            need = near_l[j] if overlap_l[i][j] else full_l[j]
-            if prev_b[i] >= 0 and not even(ys_l[j] - ys_l[i], ys_l[i] - ys_l[prev_b[i]]):
-                continue
-            if need >= floor and best_b[i] > none and best_b[i] + gain(need) > best_b[j]:
-                best_b[j] = best_b[i] + gain(need)
-                prev_b[j], count_b[j], sum_b[j] = i, count_b[i] + 1, sum_b[i] + need
+            need = near_l[j] if overlap_l[i][j] else score
+            before = prev_b[i]
+            if before >= 0:
+                step_a, step_b = y_j - ys_l[i], ys_l[i] - ys_l[before]
+                if abs(step_a - step_b) > max(slack, 0.3 * step_b):
+                    continue
+            if need >= MEMBER_FLOOR and best_b[i] > none:
+                value = best_b[i] + (need - threshold + MEMBER_BONUS)
+                if value > best_b[j]:
+                    best_b[j] = value
+                    prev_b[j], count_b[j], sum_b[j] = i, count_b[i] + 1, sum_b[i] + need
     chain: list[int] = []
     value = none
-    for j in np.nonzero(base_ok)[0].tolist():
+    # The stack's base, at the edge, must be a clear checker of its own.
+    base_level = _f32(threshold)
+    for j in range(n):
+        if not (first_l[j] and best_any[usable[j]] >= base_level):
+            continue
         if best_a[j] > value and sum_a[j] >= threshold * count_a[j]:
             value = best_a[j]
             chain = []
@@ -274,16 +319,17 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     if len(chain) >= 3:
         # Players space a stack evenly: a first step much longer than the rest means the "base"
         # is something else at the edge and the stack really stands on the facing point.
-        steps = np.diff(ys[chain])
-        if steps[0] > 1.45 * float(np.median(steps[1:])) + 0.2 * radius:
+        steps = np.diff(ys[[usable[i] for i in chain]])
+        if steps[0] > 1.45 * float(median_of(steps[1:])) + 0.2 * radius:
             chain = []
-    if len(chain) == 1 and far_arc is not None and far_arc[chain[0]] < LONE_FAR_ARC:
+    if (len(chain) == 1 and far_arc_all is not None
+            and far_arc_all[usable[chain[0]]] < _f32(LONE_FAR_ARC)):
         # An empty point's base rings like a checker except toward the point's tip, where the
         # triangle narrows away inside the ring: a lone checker's rim shows there too.
         chain = []
-    beyond = follows[chain[-1]] if chain else first
-    rival = float(full[beyond].max()) if np.any(beyond) else 0.0
-    return chain, rival
+    beyond = follows_l[chain[-1]] if chain else first_l
+    rivals = [full_l[k] for k in indices if beyond[k]]
+    return [usable[i] for i in chain], max(rivals) if rivals else 0.0
 
 
 @dataclass
@@ -300,6 +346,7 @@ class _Candidates:
     #: Rim share on the arc facing the board's centre alone, or 1 where the candidate's
     #: middle differs in colour from the point further on (no empty base there).
     far_arc: np.ndarray
+    _close: list[list[bool]] | None = dc_field(default=None, repr=False)
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
             evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
@@ -320,10 +367,18 @@ class _Candidates:
         self.colours = np.concatenate([self.colours, scorer.colour_at(cx, cy)])
         return base
 
+    @property
+    def close(self) -> list[list[bool]]:
+        """Which pairs of candidates are alike enough in colour to be in one stack
+        (:func:`_colour_close`), made once for the candidates there are."""
+        if self._close is None or len(self._close) != len(self.ys):
+            self._close = _colour_close(self.colours).tolist()
+        return self._close
+
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
-                      self.colours, first_min, self.far_arc)
+                      None, first_min, self.far_arc, self.close)
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
