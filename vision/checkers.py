@@ -427,14 +427,18 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         for column in range(POINTS_PER_ROW):
             cand = candidates[row, column]
             chosen, next_score = chains[row, column]
-            cover = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
             stack = Stack(row, column, next_score=next_score)
-            for i in chosen:
-                x, y = float(cand.px[i]), float(cand.py[i])
-                stack.centres.append((x, y))
-                stack.scores.append(float(cover[i]))
-                stack.colours.append(scorer.disc_colour(x, y))
+            if chosen:
+                cover = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))[chosen]
+                stack.centres = list(zip(cand.px[chosen].tolist(), cand.py[chosen].tolist()))
+                stack.scores = cover.tolist()
             stacks.append(stack)
+    # The colours of all the checkers found, in one look-up.
+    found = [c for stack in stacks for c in stack.centres]
+    if found:
+        colours = iter(scorer.colour_at(*np.array(found).T))
+        for stack in stacks:
+            stack.colours = [next(colours) for _ in stack.centres]
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
 
@@ -543,24 +547,28 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
     tops = np.nonzero((cand.full >= threshold) & (cand.ys > end + 1.5 * radius)
                       & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
-    # A checker with a whole rim lying over a would-be top, one overlapped step further and
-    # of its colour, is the stack's next checker: that top is not the stack's end.
-    w = weighted(cand.colours)
-    covered = [t for t in tops.tolist() for u in tops.tolist()
-               if MIN_STEP * radius <= cand.ys[u] - cand.ys[t] < OVERLAP_BELOW * radius
-               and np.sqrt(((w[u] - w[t]) ** 2).sum()) < COLOUR_JUMP]
-    if covered:
-        tops = np.setdiff1d(tops, covered)
+    if not tops.size:
+        return None  # most points: no fully visible checker far enough out
     bases = np.nonzero((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
                        & (best_any >= MEMBER_FLOOR))[0]
-    if not tops.size or not bases.size:
+    if not bases.size:
+        return None
+    # A checker with a whole rim lying over a would-be top, one overlapped step further and
+    # of its colour, is the stack's next checker: that top is not the stack's end.
+    alike = cand.close
+    covered = [t for t in tops.tolist() for u in tops.tolist()
+               if MIN_STEP * radius <= cand.ys[u] - cand.ys[t] < OVERLAP_BELOW * radius
+               and alike[u][t]]
+    if covered:
+        tops = np.setdiff1d(tops, covered)
+    if not tops.size:
         return None
     bases = bases[np.argsort(best_any[bases])[::-1][:2]]
     hypotheses = []
     for f in bases:
         for t in tops:
             # Cheap checks first: one colour from base to top, and rim evidence all along.
-            if np.sqrt(((w[f] - w[t]) ** 2).sum()) >= COLOUR_JUMP:
+            if not alike[f][t]:
                 continue
             between = (cand.ys > cand.ys[f]) & (cand.ys < cand.ys[t])
             length = float(cand.ys[t] - cand.ys[f])
