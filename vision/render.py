@@ -6,7 +6,9 @@
 shadows, blur, sensor noise, JPEG, checkers off the centres of their points, tall overlapped
 stacks up to 15, dice (drawn by :mod:`vision.dice.render`), hands over the board's edge.  The
 returned :class:`Scene` carries the truth as a :class:`~vision.observation.BoardObservation` and the
-field corners in frame pixels.
+field corners in frame pixels.  As an option (``RenderOptions(layered=True)``, off by default)
+stacks of more than five are built in layers, a second layer in the hollows of the first, as
+players also stack them.
 
 >>> from engine.position import Position
 >>> options = RenderOptions(seed=1, scheme=CHECKER_SCHEMES[0])
