@@ -71,6 +71,16 @@ OUTSIDE_REACH = 0.02
 MIN_CORNER_SINE = 0.3
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
+#: Every side of a field found must show at least this contrast of detail, inside against
+#: outside (see :func:`side_contrast`): a long side, where the points' bases meet the frame
+#: all along, clearly; a short side, where a side tray or borne-off checkers may lie just
+#: beyond the frame, at least some (a side a point astray shows about none or less).
+MIN_LONG_SIDE_CONTRAST = 0.4
+MIN_SHORT_SIDE_CONTRAST = 0.05
+#: Width of the straightened field the sides are checked on.
+CHECK_WIDTH = 240
+#: Rough outlines refined and checked, best ranked first, before giving up.
+OUTLINES_TRIED = 3
 
 
 class LocateError(ValueError):
@@ -247,6 +257,86 @@ def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
     return float(np.sort(score)[1])
 
 
+def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
+    """How clearly each side (top, right, bottom, left) of the field on ``corners`` is the
+    field's edge: ``(inside - outside) / (inside + outside)`` of the detail in a strip just
+    inside the side and one just outside it, from -1 to 1.
+
+    Along a short side the detail is the change down each column within the points' bands:
+    every column through a point crosses a triangle's edge, the board's frame beyond the last
+    point is plain.  Along a long side it is the change along each row: the points' bases
+    alternate colours, the frame beyond them is plain.  Each is the smaller of the field's two
+    rows (or halves): checkers add detail of their own, rarely on both.  A field one point too
+    wide or too narrow, or with a long side on a row of checkers, has points on both sides of
+    one side (about 0), or frame on both.  A side with its inside strip mostly beyond the
+    frame's border shows nothing (0); where only the outside strip is, the plainest detail
+    seen stands for it.
+
+    >>> side_contrast(np.zeros((100, 160, 3), np.uint8), ((20, 20), (140, 20), (140, 80), (20, 80)))
+    {'top': 0.0, 'right': 0.0, 'bottom': 0.0, 'left': 0.0}
+    """
+    checked = check_corners(np.asarray(corners, np.float64))
+    w = CHECK_WIDTH
+    h = max(16, int(round(w * field_aspect(checked, (frame.shape[1], frame.shape[0])))))
+    m = int(0.1 * w)
+    dst = np.float32([[m, m], [m + w, m], [m + w, m + h], [m, m + h]])
+    matrix = cv2.getPerspectiveTransform(np.float32(checked), dst)
+    size = (w + 2 * m, h + 2 * m)
+    rect = cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR)
+    rect = cv2.GaussianBlur(rect, (0, 0), 1.0).astype(np.float32)
+    seen = cv2.warpPerspective(np.ones(frame.shape[:2], np.uint8), matrix, size,
+                               flags=cv2.INTER_NEAREST)
+    seen = cv2.erode(seen, np.ones((5, 5), np.uint8)).astype(np.float32)
+
+    def detail(dx: int, dy: int) -> np.ndarray:
+        grads = np.abs(cv2.Sobel(rect, cv2.CV_32F, dx, dy, ksize=3))
+        return (grads.max(axis=2) if grads.ndim == 3 else grads) * seen
+
+    def mean_profile(values: np.ndarray, counts: np.ndarray, axis: int) -> np.ndarray:
+        return values.sum(axis=axis) / np.maximum(counts.sum(axis=axis), 1.0)
+
+    gy, gx = detail(0, 1), detail(1, 0)
+    # Per column of each row of points, per row of each half (a side may be right along one
+    # and astray along the other: leaning, or cut by a row of checkers).
+    bands = [(m + int(a * h), m + int(b * h)) for a, b in ((0.04, 0.3), (0.7, 0.96))]
+    columns = [(gy[a:b].sum(axis=0), seen[a:b].sum(axis=0), b - a) for a, b in bands]
+    halves = [(m + int(a * w), m + int(b * w)) for a, b in ((0.03, 0.45), (0.55, 0.97))]
+    rows = [(gx[:, a:b].sum(axis=1), seen[:, a:b].sum(axis=1), b - a) for a, b in halves]
+    pitch = w / 13  # a point, about (twelve and a bar)
+
+    def strip(profile: tuple[np.ndarray, np.ndarray, int], start: float, end: float
+              ) -> tuple[float, float]:
+        """Mean detail in a strip across ``profile`` and the share of the strip seen."""
+        values, counts, thickness = profile
+        lo, hi = sorted((int(round(start)), int(round(end))))
+        hi = max(hi, lo + 1)
+        seen_count = float(counts[lo:hi].sum())
+        return (float(values[lo:hi].sum()) / max(seen_count, 1.0),
+                seen_count / ((hi - lo) * max(thickness, 1)))
+
+    def contrast(profiles: list, at: int, inward: int, gap: float, depth: float) -> float:
+        worst = 1.0
+        for profile in profiles:
+            inside, seen_inside = strip(profile, at + inward * gap, at + inward * (gap + depth))
+            outside, seen_outside = strip(profile, at - inward * gap, at - inward * (gap + depth))
+            if seen_outside < 0.5:
+                # The field reaches the frame's border here: its inside is held against the
+                # plainest detail seen across the field and beyond it instead.
+                values, counts, _ = profile
+                outside = float(np.percentile(values[counts > 0] / counts[counts > 0], 10)) \
+                    if (counts > 0).any() else 0.0
+            # A side with its inside mostly out of the frame shows nothing of the field.
+            value = (inside - outside) / (inside + outside) \
+                if inside + outside > 1e-3 and seen_inside >= 0.5 else 0.0
+            worst = min(worst, value)
+        return round(worst, 6)
+
+    return {"top": contrast(rows, m, 1, 0.01 * h, 0.04 * h),
+            "right": contrast(columns, m + w, -1, 0.1 * pitch, 0.4 * pitch),
+            "bottom": contrast(rows, m + h, -1, 0.01 * h, 0.04 * h),
+            "left": contrast(columns, m, 1, 0.1 * pitch, 0.4 * pitch)}
+
+
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
     """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels."""
     h, w = frame.shape[:2]
@@ -264,32 +354,49 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
             except GeometryError:
                 continue
             quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners))
-    # A quick look at every outline, a closer one at the few best; the best ranked that looks
-    # like a board at all wins.
+    # A quick look at every outline, a closer one at the few best; those that look like a board
+    # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
-    best: tuple[float, float, Corners] | None = None
+    boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
         score, rank = _board_score(small, corners)
-        if score >= MIN_SCORE and (best is None or rank > best[1]):
-            best = (score, rank, corners)
-    if best is None:
+        if score >= MIN_SCORE:
+            boards.append((rank, score, corners))
+    if not boards:
         raise LocateError("cannot find the board: no backgammon board found in the frame "
                           "(give the corners with --corners)")
-    rough = np.asarray(best[2], np.float64) / scale
-    if trace is not None:
-        trace.append(rough.copy())
-    refined = refine_corners(frame, rough, trace)
-    # The refinement follows edges and the points' rhythm; should it have wandered off (a
-    # strong edge that is not the field's), the pattern inside says so.
-    try:
-        kept = _board_score(small, check_corners(np.asarray(refined) * scale))[0]
-    except GeometryError:
-        kept = 0.0
-    if kept < REFINED_KEEP * best[0]:
+    boards.sort(key=lambda item: -item[0])
+    for _, score, corners in boards[:OUTLINES_TRIED]:
+        steps = [np.asarray(corners, np.float64) / scale]
+        refine_corners(frame, steps[0], steps)
         if trace is not None:
-            trace.append(rough.copy())
-        return tuple((float(x), float(y)) for x, y in rough)  # type: ignore[return-value]
-    return refined
+            trace.extend(step.copy() for step in steps)
+        # The refinement follows edges and the points' rhythm and may wander off (onto a
+        # strong edge that is not the field's, a column of checkers taken for the bar): the
+        # latest step whose field still looks like a board and ends where the field does
+        # (every side with points inside and plain frame outside) is taken.
+        for found in reversed(steps):
+            if _field_checks_out(small, found * scale, score):
+                if trace is not None:
+                    trace.append(found.copy())
+                return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
+    raise LocateError("cannot find the board: what looks like a board in the frame does not end "
+                      "where a board's field does (give the corners with --corners)")
+
+
+def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float) -> bool:
+    """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
+    score at least :data:`REFINED_KEEP` of the rough outline's) and has points inside and plain
+    frame outside every side (:func:`side_contrast`)."""
+    try:
+        checked = check_corners(corners)
+    except GeometryError:
+        return False
+    if _board_score(small, checked)[0] < REFINED_KEEP * rough_score:
+        return False
+    contrast = side_contrast(small, checked)
+    return min(contrast["top"], contrast["bottom"]) >= MIN_LONG_SIDE_CONTRAST and \
+        min(contrast["left"], contrast["right"]) >= MIN_SHORT_SIDE_CONTRAST
 
 
 def _board_score(small: np.ndarray, corners: Corners, width: int | None = None

@@ -81,3 +81,41 @@ def test_half_turn_alignment():
     field = ((0, 0), (10, 0), (10, 8), (0, 8))
     turned = ((10, 8), (0, 8), (0, 0), (10, 0))
     assert align_to(turned, field) == field
+
+
+def test_a_side_a_point_astray_shows_no_edge():
+    """The side check: at the true corners every side has the points' detail inside and plain
+    frame outside; with the field shifted by a point along its rows one short side has points
+    on both sides (or frame on both)."""
+    import cv2
+
+    from calibration.locate import side_contrast
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for seed in (400, 402, 406):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True, hands=False))
+        small = cv2.resize(scene.image, (640, 360), interpolation=cv2.INTER_AREA)
+        truth = np.float32(scene.corners) / 2
+        to_frame = cv2.getPerspectiveTransform(unit, truth)
+        right = side_contrast(small, truth)
+        assert min(right["top"], right["bottom"]) > 0.5, (seed, right)
+        for shift in (1 / 13, -1 / 13):
+            shifted = cv2.perspectiveTransform((unit + [shift, 0]).astype(np.float32)[None],
+                                               to_frame)[0]
+            astray = side_contrast(small, shifted)
+            assert min(astray["left"], astray["right"]) < min(right["left"], right["right"]) - 0.2, \
+                (seed, shift, right, astray)
+
+
+def test_wrong_fields_are_refused_or_put_right():
+    """Frames where the refinement once went astray (a column of checkers beside the bar taken
+    for it, a long side put on a row of checkers, an arm merged with the table's outline) give
+    the field to within 2% or say that they cannot find it; never a wrong field."""
+    for seed in (55, 128, 173):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True))
+        try:
+            found = locate_field(scene.image)
+        except LocateError as exc:
+            assert str(exc).startswith("cannot find the board: "), exc
+            continue
+        assert corner_error(align_to(found, scene.corners), scene.corners) <= 0.02, seed
