@@ -481,8 +481,10 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     gap = np.sqrt(((weighted(colours) - weighted(paint)) ** 2).sum(axis=1))
     far_arc = np.where(gap < SAME_PAINT, far_arc, 1.0).astype(np.float32)
     found = {}
+    # np.nonzero lists the peaks point by point: each point's are one slice.
+    bounds = np.searchsorted(point, np.arange(len(keys) + 1)).tolist()
     for k, key in enumerate(keys):
-        sel = point == k
+        sel = slice(bounds[k], bounds[k + 1])
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
                                  no_near[sel], colours[sel], far_arc[sel])
     return found

@@ -369,7 +369,15 @@ def _foreign_lines(lines: Sequence[np.ndarray], palettes: Sequence[np.ndarray]
     lengths = [len(line) for line in lines]
     joined = np.concatenate(lines)
     # Each pixel's own strip's plain colour (the median along the strip), one distance for all.
-    plain = np.repeat(np.stack([column_median(line) for line in lines]), lengths, axis=0)
+    # (Lines of one length side by side: a median per column is a median per line, in one
+    # sort for all of them.)
+    medians: list[np.ndarray] = [np.empty(0)] * len(lines)
+    for length in set(lengths):
+        which = [k for k, n in enumerate(lengths) if n == length]
+        side_by_side = column_median(np.stack([lines[k] for k in which], axis=1))
+        for k, median in zip(which, side_by_side):
+            medians[k] = median
+    plain = np.repeat(np.stack(medians), lengths, axis=0)
     diff = joined - plain
     d = np.sqrt(np.square(diff[:, 0]) + np.square(diff[:, 1]) + np.square(diff[:, 2]))
     d_board = np.full(len(joined), np.inf, np.float32)
