@@ -282,12 +282,39 @@ def homography(corners: Corners, geometry: BoardGeometry) -> np.ndarray:
 
 
 def warp(frame: np.ndarray, corners: Corners, geometry: BoardGeometry) -> np.ndarray:
-    """The canonical top-down image of the field."""
+    """The canonical top-down image of the field (BGR).
+
+    ``frame`` may also be the BGR frame with a fourth channel (:func:`with_fourth_channel`):
+    OpenCV interpolates four channels about twice as fast as three, each channel the same.
+
+    >>> frame = np.random.default_rng(0).integers(0, 256, (90, 120, 3), np.uint8)
+    >>> corners = ((10.5, 8.0), (110.0, 12.0), (104.0, 80.0), (6.0, 77.5))
+    >>> geo = BoardGeometry.default(0.8)
+    >>> bool(np.array_equal(warp(frame, corners, geo),
+    ...                     warp(with_fourth_channel(frame), corners, geo)))
+    True
+    """
     matrix = homography(corners, geometry)
-    return cv2.warpPerspective(
+    warped = cv2.warpPerspective(
         frame, matrix, geometry.image_size, flags=cv2.INTER_AREA,
         borderMode=cv2.BORDER_REPLICATE,
     )
+    return without_fourth_channel(warped)
+
+
+def with_fourth_channel(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame with a fourth (constant) channel, for the warps of one frame read: OpenCV
+    interpolates four-channel images about twice as fast as three-channel ones (the BGR
+    channels come out the same), which pays for this conversion when a frame is warped more
+    than once (the field, the side trays, the frame's edges)."""
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+
+
+def without_fourth_channel(image: np.ndarray) -> np.ndarray:
+    """The BGR channels of an image from :func:`with_fourth_channel` (others as they are)."""
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
 
 
 def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:

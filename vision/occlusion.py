@@ -39,6 +39,7 @@ import numpy as np
 from calibration.colours import nearest_distance, weighted
 from calibration.geometry import (
     POINTS_PER_QUARTER, BoardGeometry, Corners, column_median, homography,
+    without_fourth_channel,
 )
 
 #: Lightness-weighted Lab distance beyond which a pixel is not the board or a checker.
@@ -285,7 +286,8 @@ def frame_band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
                ) -> list[list[np.ndarray]]:
     """The board's frame just outside the field in each of :data:`BANDS`: per band, the
     strips along the top, right, bottom and left edges (along the edge x across it, canonical
-    scale)."""
+    scale), BGR; ``frame`` may have a fourth channel (see
+    :func:`calibration.geometry.with_fourth_channel`)."""
     return [_band(frame, corners, geometry, lo, hi) for lo, hi in BANDS]
 
 
@@ -311,8 +313,9 @@ def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share
                              [along[1], across[1], origin[1] + m],
                              [0, 0, 1]], np.float64)
         matrix = np.linalg.inv(to_canon) @ to_field
-        strip = cv2.warpPerspective(frame, matrix, (int(length), thick), flags=cv2.INTER_AREA,
-                                    borderMode=cv2.BORDER_REPLICATE)
+        strip = without_fourth_channel(cv2.warpPerspective(
+            frame, matrix, (int(length), thick), flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_REPLICATE))
         strips.append(strip)
     return strips
 

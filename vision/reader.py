@@ -32,7 +32,7 @@ import numpy as np
 from calibration.calibration import Calibration
 from calibration.colours import name_pair, nearest, two_clusters
 from calibration.geometry import (
-    BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp,
+    BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp, with_fourth_channel,
 )
 from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
@@ -99,14 +99,17 @@ class BoardReader:
         if corners is None:
             from calibration.locate import locate_field
             corners = locate_field(frame)
-        rect = rectify(frame, corners, self.calibration)
+        # The frame is warped several times (field, side trays, frame edges): with a fourth
+        # channel each warp is about twice as fast, the same BGR coming out.
+        frame4 = with_fourth_channel(frame)
+        rect = rectify(frame4, corners, self.calibration)
         findings = find_checkers(rect.field, rect.geometry)
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
-        settle_off(obs, read_trays(frame, rect.corners, rect.geometry, obs.colours, centres))
+        settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))
         centres_found = [c for s in findings.stacks for c in s.centres]
         cover = find_occlusion(rect.field, rect.geometry, centres, centres_found, findings.radius,
-                               frame_band(frame, rect.corners, rect.geometry))
+                               frame_band(frame4, rect.corners, rect.geometry))
         obs.occluded = cover.occluded
         if cover.occluded:
             obs.notes.append(cover.note())

@@ -32,6 +32,7 @@ import numpy as np
 from calibration.colours import nearest_distance, weighted
 from calibration.geometry import (
     BoardGeometry, Corners, column_median, homography, median_of, percentile,
+    without_fourth_channel,
 )
 
 #: How far beside the field a tray is looked for, as a share of the field's width.
@@ -69,7 +70,8 @@ def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, sid
                ) -> tuple[np.ndarray, np.ndarray]:
     """The upright strip beside the field on ``side`` ("left"/"right"), at
     :data:`STRIP_SCALE` times the canonical scale, and per strip column whether it lies in the
-    frame (top to bottom)."""
+    frame (top to bottom).  ``frame`` is BGR, or BGR with a fourth channel (see
+    :func:`calibration.geometry.with_fourth_channel`); the strip is BGR."""
     w, h = geometry.width, geometry.height
     strip_w = STRIP_SHARE * w
     x_start = -strip_w if side == "left" else w
@@ -78,8 +80,8 @@ def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, sid
     shift = np.array([[k, 0, -k * (x_start + m)], [0, k, -k * m], [0, 0, 1]], np.float64)
     to_strip = shift @ homography(corners, geometry)
     size = (int(round(k * strip_w)), int(round(k * h)))
-    strip = cv2.warpPerspective(frame, to_strip, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
+    strip = without_fourth_channel(cv2.warpPerspective(
+        frame, to_strip, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     columns = np.arange(size[0], dtype=np.float32) + 0.5
     ends = np.stack([np.stack([columns, np.zeros_like(columns)], 1),
                      np.stack([columns, np.full_like(columns, size[1])], 1)])
