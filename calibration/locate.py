@@ -27,8 +27,12 @@ says so instead of guessing.
 3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
    edge nearest to it.
 
-The refined corners are dropped for the rough ones only when the field on them no longer looks
-like a board.
+**Check** (:func:`side_contrast`): a field found must end where a board's field does: just
+inside every side the points' detail, just outside it plain frame (a side a point astray, on a
+row of checkers or on the frame's outer edge shows about as much on both sides).  The latest
+refinement step whose field still looks like a board and passes this is taken; if none does,
+the next best outlines are tried, and then :class:`LocateError` says the board cannot be found
+rather than give a wrong field.
 
 >>> import numpy as np
 >>> locate_field(np.zeros((120, 160, 3), np.uint8))
