@@ -1,7 +1,7 @@
 """CPU time of each stage of the board read (:meth:`vision.reader.BoardReader.read`).
 
     nice -n 5 .venv/bin/python benchmarks/board_read.py [-n 40] [--seed 0] [--easy]
-        [--profile] [--dump out.json]
+        [--profile] [--dump out.json] [--against OLD_CHECKOUT]
 
 Renders ``-n`` hard synthetic frames once (rendering is slow and not what is measured), then
 reads each with its true corners, one OpenCV thread, timing every stage the reader calls
@@ -12,6 +12,12 @@ per read (memory the process had to get from the system again: system CPU time, 
 the figures).  ``--profile`` prints the top of a cProfile of the reads instead; ``--dump`` writes
 every reading (the synthetic frames', then the real photos' when ``/work/shared/data`` or
 ``BGBRIDGE_REAL_BOARDS`` has them) as JSON, to check that a change leaves the readings identical.
+
+``--against DIR`` times this checkout's whole read against another one's (a directory holding
+its ``vision``, ``calibration`` and ``engine`` packages, e.g. from
+``git archive COMMIT | tar -x -C DIR``), frame by frame in turn in this one process, and prints
+both medians and their ratio: the machine is shared and its load swings, so only reads taken
+side by side compare.
 """
 from __future__ import annotations
 
@@ -63,6 +69,49 @@ def _instrument(times: dict[str, list[float]]) -> None:
         setattr(module, name, timed)
 
 
+def _reader_from(checkout: Path) -> Any:
+    """A :class:`BoardReader` built from the packages of another checkout, its modules kept
+    apart from this one's (each function keeps the module it was defined in)."""
+    ours = ("vision", "calibration", "engine")
+
+    def unload() -> dict[str, Any]:
+        return {name: sys.modules.pop(name) for name in list(sys.modules)
+                if name.split(".")[0] in ours}
+
+    saved = unload()
+    sys.path.insert(0, str(checkout))
+    try:
+        import vision.reader as theirs
+        if not Path(theirs.__file__).resolve().is_relative_to(checkout.resolve()):
+            raise SystemExit(f"{checkout} holds no vision package")
+        return theirs.BoardReader()
+    finally:
+        sys.path.remove(str(checkout))
+        unload()
+        sys.modules.update(saved)
+
+
+def _against(scenes: list, checkout: Path, repeat: int) -> int:
+    """Whole reads of this checkout and another, interleaved (see the module notes)."""
+    readers = {"this checkout": BoardReader(), str(checkout): _reader_from(checkout)}
+    times: dict[str, list[float]] = {name: [] for name in readers}
+    for reader in readers.values():  # first reads fill lookup tables; not counted
+        reader.read(scenes[0].image, corners=scenes[0].corners)
+    for _ in range(repeat):
+        for scene in scenes:
+            for name, reader in readers.items():
+                start = time.process_time()
+                reader.read(scene.image, corners=scene.corners)
+                times[name].append(time.process_time() - start)
+    base = statistics.median(times[str(checkout)])
+    print(f"{len(scenes) * repeat} reads each, interleaved, CPU ms, 1 OpenCV thread")
+    for name, values in times.items():
+        ms = [v * 1000 for v in values]
+        print(f"  {name:<40} median {statistics.median(ms):6.2f}  p90 {_percentile(ms, 0.9):6.2f}"
+              f"  ({statistics.median(values) / base:.3f} of the other's median)")
+    return 0
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[int(share * (len(ordered) - 1))]
@@ -76,10 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="reads of each frame")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--dump", type=Path, help="write every reading as JSON here")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="time against another checkout's reader, interleaved")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     scenes = [render_board(None, RenderOptions(seed=args.seed + i, hard=not args.easy))
               for i in range(args.frames)]
+    if args.against:
+        return _against(scenes, args.against, args.repeat)
     reader = BoardReader()
     if args.profile:
         profiler = cProfile.Profile()
