@@ -35,6 +35,7 @@ mapping them to players happens in :mod:`vision.reader` with the calibration.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field as dc_field
 
 import cv2
@@ -198,6 +199,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     return chain, rival
 
 
+@functools.lru_cache(maxsize=256)
 def _f32(value: float) -> float:
     """A Python number rounded to float32, as numpy rounds one it compares with a float32 array.
 
