@@ -89,6 +89,10 @@ LEAN_GAIN = 6.0
 #: The most checkers a first layer holds (five touching checkers fill a point) and the most
 #: layers a stack has.
 MOST_FIRST, MOST_LAYERS = 5, 5
+#: A layered stack's first layer spans the whole stack: no checker the checker stage found lies
+#: more than this (radii) nearer the edge than its first checker or beyond its last (a whole
+#: rim outside the first layer cannot be explained by it).
+SPAN_SLACK = 0.5
 #: Players build upward only on a full point: a layered stack holds more than five checkers,
 #: so its first layer at least four (4 + 3 is the least such stack).
 LEAST_LAYERED, LEAST_FIRST = 6, 4
@@ -346,13 +350,17 @@ def read_layered(field: np.ndarray, axis_x: float, edge_y: float, toward: int, r
     reach = REACH
     ev = _RimEvidence(field, axis, edge_y, toward, radius, reach, found)
     flat, _ = _fit_flat(ev, reach)
-    firsts = np.arange(LAYERED_FIRST_MIN, FIRST_RANGE[1] + 1e-6, GRID)
+    # The first layer spans the whole stack: nothing found lies beyond either of its ends.
+    found_along = sorted(abs(y - edge_y) / radius for _, y in found)
+    nearest, furthest = found_along[0] + SPAN_SLACK, found_along[-1] - SPAN_SLACK
+    firsts = np.arange(LAYERED_FIRST_MIN, min(FIRST_RANGE[1], nearest) + 1e-6, GRID)
     # Coarse: upright layers, every first-layer length, step and origin; then the lean of the
     # few best.
     coarse = []
     for n in _PROFILES:
         for half in HALF_STEPS:
-            fits = firsts[firsts + 2 * (n - 1) * half <= reach]
+            last = firsts + 2 * (n - 1) * half
+            fits = firsts[(last <= reach) & (last >= furthest)]
             if fits.size:
                 scores = _layered_scores(ev, n, fits, half, (0.0, 0.0))
                 f, _ = np.unravel_index(int(np.argmax(scores)), scores.shape)
@@ -364,7 +372,11 @@ def read_layered(field: np.ndarray, axis_x: float, edge_y: float, toward: int, r
         return None  # leaning layers could not make up the difference
     best = None
     for _, n, half, first in coarse[:2]:
-        near = np.arange(max(first - 0.2, LAYERED_FIRST_MIN), first + 0.2 + 1e-6, GRID)
+        near = np.arange(max(first - 0.2, LAYERED_FIRST_MIN), min(first + 0.2, nearest) + 1e-6,
+                         GRID)
+        near = near[near + 2 * (n - 1) * half >= furthest]
+        if not near.size:
+            continue
         # The lean coarse to fine: a grid, then the neighbours of its best.
         centre, step, here = (0.0, 0.0), 2 * LEAN_STEP, -np.inf
         while step >= LEAN_STEP - 1e-9:
@@ -383,6 +395,8 @@ def read_layered(field: np.ndarray, axis_x: float, edge_y: float, toward: int, r
                     best = (float(scores[f, k]), n, half, float(near[f]), lean, int(k),
                             float(rival.max()) if rival.size else -np.inf)
             step /= 2
+    if best is None:
+        return None
     score, n, half, first, lean, k, rival = best
     profile = tuple(int(h) for h in _PROFILES[n][k])
     layers = _layers_of(profile)
