@@ -6,7 +6,9 @@ or size:
 1. **Pips.**  Small compact blobs darker than their surroundings (black pips on light
    dice) or lighter (white pips on red, green, black dice) are found at several scales
    with morphological black-hat/top-hat filters; each gets an ellipse (its second
-   moments), a contrast and the colour of the face around it.
+   moments), a contrast and the colour of the face around it.  Pips of a few pixels that
+   blur has joined (with each other or the die's rim) into a blob too large for the
+   smallest scale are its cores at higher contrast.
 2. **Faces.**  Pips on one face of a die have the same shape (a face is a plane: the
    same foreshortening turns all its round pips into equal ellipses) and lie close
    together *measured in pip radii after undoing that foreshortening*; the face between
@@ -25,13 +27,19 @@ or size:
    die's side faces lie beside it.  A face partly out of the frame is not read when
    another value would look the same in the part that is seen (half a four shows a two).  A face with
    unexplained marks on it, or with a pip-like spot where a larger layout has a pip
-   (a five whose faint pips were missed must not read as a three), is not read.
+   (a five whose faint pips were missed must not read as a three), is not read; nor is a
+   top beside a face seen just like it whose pips and its own make one layout (the two
+   columns of a small six, not grouped together).
 4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
    side faces show no more than the camera's slant allows.  With the playing field's
    corners (``region``) the board's slant at every point is known (the homography of
-   the field), and a die tilted against it, or showing too much of a side (or pips of a
-   side face seen more roundly than the slant allows, even ones too small to measure), is
-   cocked; a die whose pips are too small to show a tilt is not read.  Without the corners the
+   the field), and a die is cocked only on positive evidence of a tilt: its top's pips (when
+   large enough to show their shape) or its top's outline (four to six pips, whose centres
+   are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
+   face shown more than the slant allows (its pips seen more roundly, or, too small for
+   that, as large as the top's).  A small die whose outline can be measured but does not
+   fit the flat prediction closely is not read (it may lean a little), and never called
+   cocked for being small.  Without the corners the
    slant is unknown (a die seen at a slant looks like a cocked die seen from above): the
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
@@ -132,6 +140,8 @@ class Pip:
     face_grey: float = 0.0
     face_spread: float = 0.0
     face_bgr: np.ndarray = field(default=None, repr=False)
+    #: Found as the lone core of a blob too large for the scale (no one by itself).
+    split_out: bool = False
 
     @property
     def xy(self) -> np.ndarray:
@@ -185,9 +195,12 @@ class ReaderSettings:
     cocked_side_margin: float = 0.3
     #: ... or, when the board's slant is unknown, whose side face is seen nearly as squarely as its top.
     cocked_side_ratio: float = 0.85
-    #: On a board (region given), a die whose pips are smaller than this (radius, pixels) is too
-    #: small to tell flat from cocked, so it is reported without a value.
-    min_pip_radius_for_tilt: float = 2.2
+    #: On a board (region given), a die whose pips are smaller than this (radius, pixels) is
+    #: reported without a value (a pip of about a pixel is noise as often as a pip).
+    min_pip_radius_for_tilt: float = 1.2
+    #: A top face whose outline (four to six pips), once the board's own foreshortening is undone,
+    #: is narrower than this fraction of its width (less its measurement's tolerance) is tilted.
+    cocked_outline_ratio: float = 0.8
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
@@ -269,11 +282,23 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                 x, y, bw, bh, area = stats[i]
                 # (A blob looked at again is one just below the band: far smaller ones were
                 # candidates at the previous scale.)
-                if big[i] or area < 2 or (max(bw, bh) <= smallest and not (
+                if area < 2 or (max(bw, bh) <= smallest and not (
                         seen_larger[i] and max(bw, bh) > 0.75 * smallest)):
                     continue
+                if big[i] and (k > settings.scales[0] or max(bw, bh) > 6 * k):
+                    continue
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
-                for pip, pxs, pys in _blobs_in_component(xs + x, ys + y, diff, polarity):
+                blobs = _blobs_in_component(xs + x, ys + y, diff, polarity)
+                if big[i]:
+                    # Pips of a few pixels lie closer together than the smallest kernel: their
+                    # halos join them (and the die's rim) into a component too large for it, whose
+                    # cores at higher contrast are the pips.  (A single core of a large blob is as
+                    # often a hole in a mark, a digit's loop: it may join other pips into a face,
+                    # but is no one by itself.)
+                    blobs = [b for b in blobs if max(np.ptp(b[1]), np.ptp(b[2])) + 1 <= 0.8 * k]
+                    for pip, _, _ in blobs:
+                        pip.split_out = len(blobs) == 1
+                for pip, pxs, pys in blobs:
                     level.append((pip, pxs, pys, i - 1))
             for pip, xs, ys, label in level:
                 _describe_surroundings(bgr, grey, pip, owner, label, full=False)
@@ -1073,6 +1098,64 @@ def _seen_differently(a: Face, b: Face) -> bool:
     return bool(math.sqrt(rel.max() / max(rel.min(), 1e-9)) > 1.5)
 
 
+def _pieces_of_one_face(field_: PipField, a: Face, b: Face, settings: ReaderSettings) -> bool:
+    """Are two faces, close together and seen alike, parts of one face (their pips together fit
+    a layout)?  A side face of a die is foreshortened differently from its top, or lies across
+    an edge from it, so its pips and the top's do not make one layout."""
+    if a.polarity != b.polarity or set(a.pips) & set(b.pips) or len(a.pips) + len(b.pips) > 6:
+        return False
+    if np.linalg.norm(a.centre - b.centre) >= 0.8 * max(a.edge_px, b.edge_px) or _seen_differently(a, b):
+        return False
+    pips = [field_.pips[i] for i in (*a.pips, *b.pips)]
+    radius = float(np.mean([p.radius for p in pips]))
+    fit = fit_layout(np.array([p.xy for p in pips]) / max(radius, 1e-6))
+    return fit is not None and fit[0] <= settings.max_parallelogram_error
+
+
+def _seen_as_squarely(side: Face, top: Face) -> float:
+    """How squarely a side face is seen next to its die's top, as a ratio (1: alike).
+
+    From the pips' axis ratios where both faces' pips are large enough to show their shape;
+    else from their areas (a side face at a slant shrinks its pips' area as much as their
+    minor axis), never more than 1.
+    """
+    if side.radius >= 2.5 and top.radius >= 2.5:
+        return side.squareness / max(top.squareness, 1e-6)
+    return min(1.0, (side.radius / max(top.radius, 1e-6)) ** 2)
+
+
+def _outline_squareness(face: Face, reference: Callable[[np.ndarray], np.ndarray]) -> float | None:
+    """How square the outline of a face of four to six pips is on the board plane (the board's
+    foreshortening at the face's centre undone): its narrowest over widest extent, 1 for a
+    square; ``None`` for fewer pips (a similarity fit says nothing of the face's shape).
+
+    A flat die's top is parallel to the board, so its pips' layout there is a square; a tilted
+    top is foreshortened along its tilt.  Unlike the pips' ellipses, this needs no pips of more
+    than a pixel or two: their centres are found to a fraction of a pixel.
+
+    >>> face = Face([0, 1, 2, 3], 4, np.zeros(2), np.array([[-5., -4], [5, -4], [5, 4], [-5, 4]]),
+    ...             0.0, 1, np.eye(2))
+    >>> round(_outline_squareness(face, lambda point: np.eye(2)), 2)
+    0.8
+    """
+    if len(face.pips) < 4:
+        return None
+    board = reference(face.centre)
+    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    c = (face.corners - face.centre) @ root.T
+    u, v = c[1] - c[0], c[3] - c[0]
+    gram = np.array([[u @ u, u @ v], [u @ v, v @ v]])
+    vals = np.linalg.eigvalsh(gram)
+    return math.sqrt(max(vals[0], 0.0) / max(vals[1], 1e-12))
+
+
+def _outline_tolerance(face: Face) -> float:
+    """How far from square a flat face's measured outline may be: a few percent for the
+    layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
+    face's size."""
+    return 0.04 + 0.3 / max(face.edge_px, 1.0)
+
+
 def _share_an_edge(a: Face, b: Face, max_angle_deg: float = 20.0) -> bool:
     """True when an edge of face ``a`` lies on an edge of face ``b``: two faces of one die
     (the faces of two dice are turned independently, so their edges rarely line up).
@@ -1197,6 +1280,8 @@ class DiceReader:
         several = [f for f in faces if f.value > 1]
         for face in faces:
             if face.value == 1:
+                if field_.pips[face.pips[0]].split_out:
+                    continue
                 half = _lone_pip_face_size(field_, frame if frame.ndim == 3 else None,
                                            field_.pips[face.pips[0]], settings)
                 if half is None:
@@ -1281,23 +1366,36 @@ class DiceReader:
             # (Without the board's slant, a side face whose pips are too small to show their shape
             # is no sign of a tilt either way, as in _side_ratio.)
             side_ratio = max([self._side_ratio(field_, top, foreign, away)] +
-                             [f.squareness / max(top.squareness, 1e-6) for f in group[1:]
+                             [_seen_as_squarely(f, top) for f in group[1:]
                               if not _toward(f.centre - top.centre, away)
                               and (reference is not None or f.radius >= 2.5)])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
                 view = math.acos(min(1.0, math.sqrt(vals[0] / vals[1])))  # camera's slant to the board here
-                # A flat die's top is parallel to the board, and its sides show no more than the slant allows.
-                # A side face's pips lie a quarter edge or more from the top's edge, so a flat die
-                # seen from nearly above shows them only as thin slivers (axis ratio about
-                # sin(view)); pips beside the top seen more roundly than that, even too small to
-                # measure well, are on a side face tilted up toward the camera.
-                tilted = (self._squareness(top, reference) < settings.cocked_axis_ratio
-                          or side_ratio > math.tan(view) + settings.cocked_side_margin)
+                # Only positive evidence makes a die cocked.  A flat die's top is parallel to the
+                # board: its pips' ellipses and its outline fit the board's foreshortening here
+                # (ellipses of pips under ~2.5 px are too coarse for that: a round pip of two pixels
+                # measures anywhere from 0.7 to 1; their centres still give the outline).  Its sides
+                # show no more than the slant allows: a side face's pips lie a quarter edge or more
+                # from the top's edge, so a flat die seen from nearly above shows them only as thin
+                # slivers (axis ratio and share of area about sin(view)); pips beside the top seen
+                # more roundly, or as large as the top's, are on a side face tilted up toward the camera.
+                measurable = top.radius >= 2.5
+                outline = _outline_squareness(top, reference)
+                tolerance = _outline_tolerance(top)
+                tilted = (measurable and self._squareness(top, reference) < settings.cocked_axis_ratio) \
+                    or (outline is not None and outline < settings.cocked_outline_ratio - tolerance) \
+                    or side_ratio > math.tan(view) + settings.cocked_side_margin
                 cocked = tilted or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin)
-                # Pips of a pixel or two show no tilt: such a die is not vouched for as flat.
-                judgeable = top.radius >= settings.min_pip_radius_for_tilt
+                # Pips of about a pixel are no pips to read; and where the pips are too small to
+                # show a tilt, a face whose outline can be measured must fit the flat prediction
+                # (else it may be leaning a little, or the field's corners may be off: no value).
+                # A one's lone small pip shows neither its shape nor a layout, and its face's
+                # outline is only estimated: nothing tells a flat one from a leaning one whose
+                # side faces' pips are too faint to find.
+                judgeable = top.radius >= settings.min_pip_radius_for_tilt and (
+                    measurable or (top.value > 1 and (outline is None or outline >= 1.0 - tolerance)))
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
                 cocked = tilted = side_ratio > settings.cocked_side_ratio
@@ -1319,7 +1417,11 @@ class DiceReader:
                     top, marks, clutter, missing = top.blurred, blurred_marks, blurred_marks, False
             if clutter > 2.0:
                 continue  # a "face" strewn with other marks is clutter, not a die
-            readable = marks < 0.6 and judgeable and not missing
+            # A face just beside the top, seen just like it, whose pips and the top's together
+            # make one layout, is a piece of the same face whose pips were not grouped together
+            # (the two columns of a small six): neither reads the die.
+            split = any(_pieces_of_one_face(field_, top, face, settings) for face in group[1:])
+            readable = marks < 0.6 and judgeable and not missing and not split
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
             contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in pips]))
