@@ -80,7 +80,7 @@ WORK_WIDTH = 640
 #: all along, clearly; a short side, where a side tray or borne-off checkers may lie just
 #: beyond the frame, at least some (a side a point astray shows about none or less).
 MIN_LONG_SIDE_CONTRAST = 0.4
-MIN_SHORT_SIDE_CONTRAST = 0.05
+MIN_SHORT_SIDE_CONTRAST = 0.15
 #: Width of the straightened field the sides are checked on.
 CHECK_WIDTH = 240
 #: Rough outlines refined and checked, best ranked first, before giving up.
@@ -335,10 +335,12 @@ def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
             worst = min(worst, value)
         return round(worst, 6)
 
+    # Beside a short side the strips are a quarter of a point wide: a side tray often starts
+    # not much further out than that.
     return {"top": contrast(rows, m, 1, 0.01 * h, 0.04 * h),
-            "right": contrast(columns, m + w, -1, 0.1 * pitch, 0.4 * pitch),
+            "right": contrast(columns, m + w, -1, 0.05 * pitch, 0.25 * pitch),
             "bottom": contrast(rows, m + h, -1, 0.01 * h, 0.04 * h),
-            "left": contrast(columns, m, 1, 0.1 * pitch, 0.4 * pitch)}
+            "left": contrast(columns, m, 1, 0.05 * pitch, 0.25 * pitch)}
 
 
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
