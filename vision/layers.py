@@ -19,9 +19,13 @@ never seen; upper layers may stand a little off (a slanted view shifts them, a l
 way for each layer).  Nothing depends on how an upper layer is lit or how much larger it looks:
 rims are looked for over a band of radii.
 
-A flat stack (touching or evenly overlapped, the later or the earlier checker on top) is fitted
-the same way, and the stack is called layered only when the best layered explanation beats the
-best flat one clearly.
+A rim sample counts only where the image just inside it has the stack's colour (inside a
+triangle's edge or a gap between checkers lies paint).  Every checker of a layered explanation
+that is in view must show most of its visible rim, and its first layer must span the whole
+stack found (a first layer shifted by one checker would put its hollows on a flat stack's side
+rims).  A flat stack (touching or evenly overlapped, the later or the earlier checker on top) is
+fitted the same way, and the stack is called layered only when the best layered explanation
+beats the best flat one clearly (:data:`LAYERED_MARGIN`).
 
 :func:`read_layered` is meant to be called per point by the checker stage with what it found
 there; it returns ``None`` when the point does not hold a layered stack.
@@ -62,12 +66,19 @@ EDGE_LEVEL = 0.25
 COLOUR_INSIDE, COLOUR_NEAR = 0.75, 30.0
 _CHANNEL_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 #: Price of each predicted rim sample: a sample found earns ``1 - PRICE``, one missing costs
-#: ``PRICE``.  About half of the samples of a place that is no rim at all still find some
-#: radial edge (texture, other rims crossing), so a fair price is a little above that.
+#: ``PRICE``.  A little above a half: where there is no rim, other rims crossing, triangle
+#: edges and texture still give many samples some radial edge, and a checker added where
+#: none is must not pay for itself that way.
 PRICE = 0.55
-#: Every checker in view (at least :data:`MEMBER_VIEW` of its rim directions not under
-#: another) must show its rim on at least :data:`MEMBER_SHARE` of the directions in view.
+#: Every checker of a layered explanation in view (at least :data:`MEMBER_VIEW` of its rim
+#: directions not under another) must show its rim on at least :data:`MEMBER_SHARE` of the
+#: directions in view: a first layer invented under a flat stack would show rims between its
+#: checkers that are not there (checkers nobody sees are inferred by the pyramid rule).
 MEMBER_VIEW, MEMBER_SHARE = 0.15, 0.6
+#: A checker of a layered explanation with nothing on it (an upper checker, or a first-layer
+#: one beside no upper one) shows its whole rim: on this share of its directions in view at
+#: least (about what :mod:`vision.checkers` asks of a whole checker's rim).
+WHOLE_SHARE = 0.8
 #: A layered explanation must beat the best flat one by this many rim samples' worth.
 LAYERED_MARGIN = 6.0
 #: Half the first layer's step (touching checkers: one radius), as shares of the given radius.
@@ -94,7 +105,7 @@ MOST_FIRST, MOST_LAYERS = 5, 5
 #: rim outside the first layer cannot be explained by it).
 SPAN_SLACK = 0.5
 #: Players build upward only on a full point: a layered stack holds more than five checkers,
-#: so its first layer at least four (4 + 3 is the least such stack).
+#: its first layer at least four (4 + 2 is the least such stack).
 LEAST_LAYERED, LEAST_FIRST = 6, 4
 #: Flat stacks: steps (radii) players use, from tightly overlapped to touching.
 FLAT_STEPS = np.arange(1.0, 2.31, 0.05)
@@ -319,7 +330,7 @@ def _layered_scores(ev: _RimEvidence, n: int, firsts: np.ndarray, half: float,
         worth = ev.worth(layer * lean[1], half)
         rows = ev.index(firsts[:, None] + positions * half + layer * lean[0])
         table[:, :, layer, :] = (worth @ masks)[rows]  # grid position x neighbour case
-        seen[:, :, layer, :] = ((worth != 0) @ masks)[rows]
+        seen[:, :, layer, :] = ((worth != 0).astype(float) @ masks)[rows]  # (a count)
     index = (slice(None), positions) + _CASES[n]
     terms, views = table[index], seen[index]  # first x profile x position
     occupied = _PROFILES[n] >= 0
@@ -328,6 +339,8 @@ def _layered_scores(ev: _RimEvidence, n: int, firsts: np.ndarray, half: float,
     # show rims between its checkers that are not there.
     shares = (terms + PRICE * views) / np.maximum(views, 1)
     weak = occupied & (views >= MEMBER_VIEW * ANGLES) & (shares < MEMBER_SHARE)
+    # A checker nothing lies on shows its whole rim, as the checker stage asks of a whole one.
+    weak |= occupied & (_CASES[n][1] == 0) & (views > 0) & (shares < WHOLE_SHARE)
     scores = np.where(occupied, terms, 0.0).sum(axis=2)
     return np.where(weak.any(axis=2), -np.inf, scores)
 

@@ -55,7 +55,7 @@ def layered_points():
     # small flat stacks on a board drawn with layers.
     rows = _board({1: (0, 6), 4: (0, 9), 8: (1, 2), 10: (1, 3)},
                   {0: (1, 12), 3: (1, 5), 6: (0, 15), 11: (1, 4)})  # not a legal total: no need
-    return _read_points(rows, layered=True, seed=4)
+    return _read_points(rows, layered=True, seed=0)
 
 
 def test_tall_layered_stacks_are_counted_by_the_pyramid_rule(layered_points):
