@@ -44,6 +44,12 @@ or size:
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
    die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
+5. **A face around the pips.**  On a board, marks that pair up like pips are also found between
+   and on checkers (light gaps between touching discs, whose sides are the discs' arcs; a logo
+   inside a disc's rim).  A die's top is a patch of one colour closing around its pips close to
+   the square their layout implies: rays from its centre must keep the face's colour most of the
+   way out and leave it near that square, on most sides.  A "face" without that outline is no
+   die, cocked or not.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -201,6 +207,10 @@ class ReaderSettings:
     #: A top face whose outline (four to six pips), once the board's own foreshortening is undone,
     #: is narrower than this fraction of its width (less its measurement's tolerance) is tilted.
     cocked_outline_ratio: float = 0.8
+    #: On a board, a die's top must show its outline (its colour ending near the square its pips
+    #: imply) on at least this share of the rays from its centre: a side face seen beside it, or a
+    #: board of its colour on one side, may hide about a third of it.
+    min_outline_share: float = 0.625
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
@@ -818,6 +828,61 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     return out
 
 
+def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16) -> float:
+    """How much of a closed outline of the face's colour run around its pips where its corners put it?
+
+    A die's top is a patch of one colour (between its pips) that ends, all around, close to the
+    square its pip layout implies.  Marks paired up across other things (light gaps between
+    touching checkers, a logo inside a checker's rim) lie in a patch of colour that goes on past
+    that square in several directions (the checker), or is broken inside it (the checkers' rims).
+    Rays are cast from the face's centre through its outline (in the face's own square frame, so
+    a foreshortened face is followed along its parallelogram); on each, the face's colour must
+    hold up to 0.75 of the way to the outline (pips and their rims aside) and end before 1.45 of
+    it.  Returns the share of rays on which it does.
+
+    >>> from vision.dice.render import draw_die
+    >>> frame = np.full((120, 120, 3), (50, 120, 40), np.uint8)
+    >>> _ = draw_die(frame, (60, 60), 40, 5, angle_deg=10, style="white")
+    >>> field_ = find_pips(frame)
+    >>> [_face_outline_share(field_, f, frame) for f in find_faces(field_, frame)]
+    [1.0]
+    """
+    grey = field_.grey
+    h, w = grey.shape[:2]
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    spread = float(np.median([p.face_spread for p in pips]))
+    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+    c = face.corners
+    centre = c.mean(axis=0)
+    # The face's square frame: u along one edge, v along the next (each a half-edge long).
+    u = 0.25 * ((c[1] - c[0]) + (c[2] - c[3]))
+    v = 0.25 * ((c[3] - c[0]) + (c[2] - c[1]))
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False) + math.pi / directions
+    fractions = np.arange(0.3, 1.451, 0.05)     # of the way to the outline along each ray
+    closed = 0
+    for angle in angles:
+        a, b = math.cos(angle), math.sin(angle)
+        to_outline = 1.0 / max(abs(a), abs(b))
+        pts = centre + np.outer(fractions * to_outline, a * u + b * v)
+        xi = np.round(pts[:, 0]).astype(int)
+        yi = np.round(pts[:, 1]).astype(int)
+        inside = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+        if not inside.all():
+            closed += 1  # cut by the frame's border: not seen, not missing
+            continue
+        off = np.abs(grey[yi, xi] - face_grey) > step
+        if face_bgr is not None:
+            off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
+        off &= ~field_.near_pip[yi, xi]
+        hits = np.nonzero(off)[0]
+        if len(hits) and 0.75 <= fractions[hits[0]] <= 1.45:
+            closed += 1
+    return closed / directions
+
+
 def _one_run(flags: np.ndarray) -> bool:
     """Are the set flags of a ring of directions side by side (one run, wrapping around)?
 
@@ -1396,6 +1461,12 @@ class DiceReader:
                 # side faces' pips are too faint to find.
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt and (
                     measurable or (top.value > 1 and (outline is None or outline >= 1.0 - tolerance)))
+                # On a board, marks paired up across checkers (light gaps between touching discs,
+                # a logo inside a checker's rim) pass for pips; a die's top is a patch of one colour
+                # closing around its pips where their layout puts its outline.  No face, no die
+                # (and never a cocked one: the referee would ask for a re-roll on every frame).
+                if _face_outline_share(field_, top, frame if frame.ndim == 3 else None) < settings.min_outline_share:
+                    continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
                 cocked = tilted = side_ratio > settings.cocked_side_ratio
