@@ -40,7 +40,7 @@ there; it returns ``None`` when the point does not hold a layered stack.
 ...     _ = cv2.circle(img, (3 * r, 2 * r + 2 * r * k), r, (245, 245, 245), -1, cv2.LINE_AA)
 ...     _ = cv2.circle(img, (3 * r, 2 * r + 2 * r * k), r, (150, 150, 150), 1, cv2.LINE_AA)
 >>> found = [(3.0 * r, 2.0 * r), (3.0 * r, 4.0 * r), (3.0 * r, 7.0 * r), (3.0 * r, 9.0 * r)]
->>> stack = read_layered(img, 3.0 * r, 0.0, 1, float(r), found)
+>>> stack = read_layered(img, 0.0, 1, float(r), found)
 >>> stack.count, stack.layers
 (7, (5, 2))
 """
@@ -345,17 +345,21 @@ def _layered_scores(ev: _RimEvidence, n: int, firsts: np.ndarray, half: float,
     return np.where(weak.any(axis=2), -np.inf, scores)
 
 
-def read_layered(field: np.ndarray, axis_x: float, edge_y: float, toward: int, radius: float,
+def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
                  found: list[tuple[float, float]]) -> LayeredStack | None:
     """Read one point's stack as built in layers, or ``None`` when it is not.
 
-    ``field``: the canonical (warped, top-down) BGR image; ``axis_x``: image x of the point's
-    centre line; ``edge_y``: image y of the field edge the point grows from; ``toward``: +1
-    when the point grows downward in the image (top row), -1 when upward; ``radius``: the
-    expected checker radius in pixels; ``found``: centres the checker stage found on the point
-    (their median x is taken as the stack's line, as hands put checkers a little off the
-    axis, and their middles give the stack's colour).
+    ``field``: the canonical (warped, top-down) BGR image; ``edge_y``: image y of the field
+    edge the point grows from; ``toward``: +1 when the point grows downward in the image (top
+    row), -1 when upward; ``radius``: the expected checker radius in pixels; ``found``: the
+    centres the checker stage found on the point (image pixels).  Their median x is taken as
+    the stack's line (hands put checkers a little off the point's axis), their middles give
+    the stack's colour, and the first layer must span them.
     Only stacks of more than five are taken for layered (see :data:`LEAST_LAYERED`).
+
+    The checker stage calls it per point once its stacks are final, for any stack of two or
+    more, and on a result replaces that stack's centres by :attr:`LayeredStack.centres`
+    (hidden checkers included, so the count is right).
     """
     if len(found) < 2 or radius <= 0:
         return None

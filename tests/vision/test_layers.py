@@ -32,8 +32,7 @@ def _read_points(rows: BoardObservation, layered: bool, seed: int
             continue
         top = stack.row == "top"
         edge = geometry.margin if top else geometry.margin + geometry.height
-        got = read_layered(rect.field, geometry.margin + geometry.column_x(stack.column), edge,
-                           1 if top else -1, findings.radius, stack.centres)
+        got = read_layered(rect.field, edge, 1 if top else -1, findings.radius, stack.centres)
         out[stack.row, stack.column] = (truth.count, got)
     return out
 
@@ -88,6 +87,6 @@ def test_flat_stacks_overlapped_or_touching_are_never_layered():
 
 def test_nothing_found_nothing_read():
     field = np.full((300, 200, 3), 128, np.uint8)
-    assert read_layered(field, 100.0, 0.0, 1, 10.0, []) is None
+    assert read_layered(field, 0.0, 1, 10.0, []) is None
     # A plain field with a few "found" places: no rims anywhere, nothing layered.
-    assert read_layered(field, 100.0, 0.0, 1, 10.0, [(100.0, 10.0), (100.0, 30.0)]) is None
+    assert read_layered(field, 0.0, 1, 10.0, [(100.0, 10.0), (100.0, 30.0)]) is None
