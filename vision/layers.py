@@ -363,13 +363,15 @@ def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
     """
     if len(found) < 2 or radius <= 0:
         return None
-    axis = float(np.median([x for x, _ in found]))
     reach = REACH
-    ev = _RimEvidence(field, axis, edge_y, toward, radius, reach, found)
-    flat, _ = _fit_flat(ev, reach)
     # The first layer spans the whole stack: nothing found lies beyond either of its ends.
     found_along = sorted(abs(y - edge_y) / radius for _, y in found)
     nearest, furthest = found_along[0] + SPAN_SLACK, found_along[-1] - SPAN_SLACK
+    if furthest > reach or nearest < LAYERED_FIRST_MIN:
+        return None  # longer than any first layer (an overlapped stack), or no room for one
+    axis = float(np.median([x for x, _ in found]))
+    ev = _RimEvidence(field, axis, edge_y, toward, radius, reach, found)
+    flat, _ = _fit_flat(ev, reach)
     firsts = np.arange(LAYERED_FIRST_MIN, min(FIRST_RANGE[1], nearest) + 1e-6, GRID)
     # Coarse: upright layers, every first-layer length, step and origin; then the lean of the
     # few best.
