@@ -544,6 +544,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
 
     Ring maps blur the centres of a tightly overlapped stack together, so candidate-by-candidate
     chaining can fall short; the whole-stack model does not need every centre as a candidate.
+    It must keep the checkers the chain saw whole (full rim) within the slack of its centres.
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
@@ -584,14 +585,24 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             hi = int(np.floor(length / (MIN_STEP * radius))) + 1
             for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
                 hypotheses.append((f, t, n))
-    if not hypotheses:
-        return None
-    xs, ys, dist = [], [], []
+    # Checkers the chain already saw whole (a full rim) are where they are: a model that would
+    # move one by more than a hand's slack is a different stack (one that runs past the end
+    # of this one, e.g. onto a logo printed beyond it).
+    confident = cand.ys[chain][cand.full[chain] >= threshold] if chain else cand.ys[:0]
+    slack = (REGULAR_SLACK + 0.05) * radius
+    kept, xs, ys, dist = [], [], [], []
     for f, t, n in hypotheses:
         share = np.linspace(0, 1, n)
+        d = cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share
+        if confident.size and np.abs(confident[:, None] - d[None, :]).min(axis=1).max() > slack:
+            continue
+        kept.append((f, t, n))
         xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
         ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
-        dist.append(cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share)
+        dist.append(d)
+    hypotheses = kept
+    if not hypotheses:
+        return None
     # Hands place checkers only roughly evenly: each centre may sit a little off the model.
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
