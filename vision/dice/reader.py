@@ -44,12 +44,12 @@ or size:
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
    die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
-5. **A face around the pips.**  On a board, marks that pair up like pips are also found between
-   and on checkers (light gaps between touching discs, whose sides are the discs' arcs; a logo
-   inside a disc's rim).  A die's top is a patch of one colour closing around its pips close to
-   the square their layout implies: rays from its centre must keep the face's colour most of the
-   way out and leave it near that square, on most sides.  A "face" without that outline is no
-   die, cocked or not.
+5. **A face around the pips.**  On a board, marks that pair up like pips are also found
+   between and on checkers (light gaps between touching discs, whose sides are the discs'
+   arcs; a logo inside a disc's rim), mostly as ones, twos and threes.  A die's top is a patch
+   of one colour closing around its pips close to the square their layout implies: rays from
+   its centre must keep the face's colour most of the way out and leave it near that square,
+   on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -1462,10 +1462,14 @@ class DiceReader:
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt and (
                     measurable or (top.value > 1 and (outline is None or outline >= 1.0 - tolerance)))
                 # On a board, marks paired up across checkers (light gaps between touching discs,
-                # a logo inside a checker's rim) pass for pips; a die's top is a patch of one colour
-                # closing around its pips where their layout puts its outline.  No face, no die
-                # (and never a cocked one: the referee would ask for a re-roll on every frame).
-                if _face_outline_share(field_, top, frame if frame.ndim == 3 else None) < settings.min_outline_share:
+                # a logo inside a checker's rim) pass for the pips of a one, two or three (four to
+                # six marks rarely fall into a die's layout by chance); a die's top is a patch of
+                # one colour closing around its pips where their layout puts its outline.  No
+                # face, no die (and never a cocked one: the referee would ask for a re-roll on
+                # every frame).  (The test is coarse: a glossy die's sheen or its shadow on a
+                # board of its colour can hide its outline, so larger layouts are spared it.)
+                if top.value <= 3 and _face_outline_share(
+                        field_, top, frame if frame.ndim == 3 else None) < settings.min_outline_share:
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
