@@ -585,16 +585,19 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             hi = int(np.floor(length / (MIN_STEP * radius))) + 1
             for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
                 hypotheses.append((f, t, n))
-    # Checkers the chain already saw whole (a full rim) are where they are: a model that would
-    # move one by more than a hand's slack is a different stack (one that runs past the end
-    # of this one, e.g. onto a logo printed beyond it).
+    # Checkers the chain already saw whole (a full rim) are where they are: a model of
+    # touching checkers that would move one by more than a hand's slack is a different stack
+    # (one that runs past the end of this one, e.g. onto a logo printed beyond it).  (A tightly
+    # overlapped model may: there the chain's "whole" checkers are often blurred pairs.)
     confident = cand.ys[chain][cand.full[chain] >= threshold] if chain else cand.ys[:0]
     slack = (REGULAR_SLACK + 0.05) * radius
     kept, xs, ys, dist = [], [], [], []
     for f, t, n in hypotheses:
         share = np.linspace(0, 1, n)
         d = cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share
-        if confident.size and np.abs(confident[:, None] - d[None, :]).min(axis=1).max() > slack:
+        touching = cand.ys[t] - cand.ys[f] >= OVERLAP_BELOW * radius * (n - 1)
+        if (touching and confident.size
+                and np.abs(confident[:, None] - d[None, :]).min(axis=1).max() > slack):
             continue
         kept.append((f, t, n))
         xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
