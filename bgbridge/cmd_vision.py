@@ -35,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "bottom-left of the upright board (default: found automatically)")
     p.add_argument("--calibration", metavar="FILE",
                    help="a calibration from 'bgbridge calibrate' (corners, colours, sides)")
+    p.add_argument("--layered-stacks", action="store_true",
+                   help="also read stacks built in layers (checkers beyond five on top of the "
+                        "first row); slower")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
     p.set_defaults(handler=cmd_read)
 
@@ -104,7 +107,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         except CalibrationError as exc:
             raise UserError(str(exc)) from None
     try:
-        observation = BoardReader(calibration).read(image, corners=corners)
+        observation = BoardReader(calibration, layered_stacks=args.layered_stacks).read(
+            image, corners=corners)
     except LocateError as exc:
         raise UserError(str(exc)) from None
     except ReadError as exc:

@@ -43,6 +43,7 @@ import numpy as np
 
 from calibration.colours import weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
+from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, RingScorer
 
 #: Share of ring directions with a radial edge (:meth:`RingScorer.coverage`) a checker needs.
@@ -384,8 +385,13 @@ class _Candidates:
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
-                  threshold: float = COVERAGE_THRESHOLD) -> CheckerFindings:
-    """Find the checkers on every point and on the bar of a canonical field image."""
+                  threshold: float = COVERAGE_THRESHOLD, layered: bool = False) -> CheckerFindings:
+    """Find the checkers on every point and on the bar of a canonical field image.
+
+    ``layered``: also look for stacks built in layers (a second row on top of the first, see
+    :mod:`vision.layers`), where the hidden checkers can only be inferred.  It is asked for,
+    not always done, because it costs about twice a whole read on a board with tall stacks.
+    """
     radius = geometry.checker_radius
     h = geometry.height
     m = geometry.margin
@@ -434,6 +440,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 cover = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))[chosen]
                 stack.centres = list(zip(cand.px[chosen].tolist(), cand.py[chosen].tolist()))
                 stack.scores = cover.tolist()
+                if layered and len(chosen) >= 2:
+                    _read_in_layers(field, geometry, radius, stack)
             stacks.append(stack)
     # The colours of all the checkers found, in one look-up.
     found = [c for stack in stacks for c in stack.centres]
@@ -443,6 +451,18 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             stack.colours = [next(colours) for _ in stack.centres]
     stacks.append(_bar_stack(scorer, geometry, threshold))
     return CheckerFindings(stacks, radius, threshold)
+
+
+def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
+                    stack: Stack) -> None:
+    """Replace a point's stack by its reading as built in layers, when it is one (hidden
+    checkers included; each scored as the best rim seen, as nothing else of them shows)."""
+    top = stack.row == "top"
+    edge_y = geometry.margin if top else geometry.margin + geometry.height
+    layered = read_layered(field, edge_y, 1 if top else -1, radius, stack.centres)
+    if layered is not None:
+        stack.centres = list(layered.centres)
+        stack.scores = [max(stack.scores)] * layered.count
 
 
 def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], ys: np.ndarray,

@@ -256,7 +256,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
     from vision.reader import BoardReader
     from vision.render import RenderOptions, render_board
 
-    reader = BoardReader()
+    reader = BoardReader(layered_stacks=layered)
     stages = StageCounts()
     given = Tally("read, corners given")
     auto = Tally("read, corners found automatically")

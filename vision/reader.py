@@ -85,8 +85,11 @@ class BoardReader:
     it and a moved board is reported; without one, pass ``corners`` or let it look for the board.
     """
 
-    def __init__(self, calibration: Calibration | None = None) -> None:
+    def __init__(self, calibration: Calibration | None = None,
+                 layered_stacks: bool = False) -> None:
         self.calibration = calibration
+        #: Also read stacks built in layers (see :func:`vision.checkers.find_checkers`).
+        self.layered_stacks = layered_stacks
 
     def read(self, frame: np.ndarray, corners: Sequence[Sequence[float]] | None = None
              ) -> BoardObservation:
@@ -103,7 +106,7 @@ class BoardReader:
         # channel each warp is about twice as fast, the same BGR coming out.
         frame4 = with_fourth_channel(frame)
         rect = rectify(frame4, corners, self.calibration)
-        findings = find_checkers(rect.field, rect.geometry)
+        findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))

@@ -61,3 +61,34 @@ def test_user_mistakes_give_one_line(start_frame, tmp_path, capsys, args, messag
     assert main([a.format(**values) for a in args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bgbridge: ") and message in err and err.count("\n") == 1
+
+
+def test_read_layered_stacks_on_request(tmp_path, capsys):
+    # Tall stacks built in layers (a second row on top of the first): read short by default,
+    # counted with --layered-stacks; the small stacks beside them read the same either way.
+    from vision.observation import BoardObservation
+
+    names = CHECKER_SCHEMES[0].names
+    top = [None] * 12
+    bottom = [None] * 12
+    top[1], top[4], top[8] = (names[0], 6), (names[0], 9), (names[1], 2)
+    bottom[0], bottom[3], bottom[6] = (names[1], 12), (names[1], 3), (names[0], 4)
+    rows = BoardObservation.from_rows(top, bottom, names, {})
+    scene = render_board(rows, RenderOptions(seed=0, hard=False, layered=True, dice=False,
+                                             hands=False, scheme=CHECKER_SCHEMES[0]))
+    path = tmp_path / "layered.png"
+    cv2.imwrite(str(path), scene.image)
+    corners = ";".join(f"{x:.1f},{y:.1f}" for x, y in scene.corners)
+
+    def counts(*extra: str) -> tuple[list, list]:
+        assert main(["read", str(path), "--corners", corners, "--json", *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        return ([e and e["count"] for e in data["top"]],
+                [e and e["count"] for e in data["bottom"]])
+
+    want_top = [e and e[1] for e in top]
+    want_bottom = [e and e[1] for e in bottom]
+    assert counts("--layered-stacks") == (want_top, want_bottom)
+    plain_top, plain_bottom = counts()
+    assert plain_top[8] == 2 and plain_bottom[3] == 3 and plain_bottom[6] == 4
+    assert (plain_top, plain_bottom) != (want_top, want_bottom)
