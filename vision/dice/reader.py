@@ -207,10 +207,10 @@ class ReaderSettings:
     #: A top face whose outline (four to six pips), once the board's own foreshortening is undone,
     #: is narrower than this fraction of its width (less its measurement's tolerance) is tilted.
     cocked_outline_ratio: float = 0.8
-    #: On a board, a die's top must show its outline (its colour ending near the square its pips
-    #: imply) on at least this share of the rays from its centre: a side face seen beside it, or a
-    #: board of its colour on one side, may hide about a third of it.
-    min_outline_share: float = 0.625
+    #: On a board, a die's top of one to three pips must show its outline (its colour ending near
+    #: the square its pips imply) on more than half the rays from its centre: a side face seen
+    #: beside it, its shadow, or a board of its colour on one side may hide much of the rest.
+    min_outline_share: float = 0.55
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
