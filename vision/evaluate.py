@@ -50,6 +50,8 @@ DEFAULT_REAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "bo
 
 
 def real_dir() -> Path:
+    """The folder of labelled real board photos (``$BGBRIDGE_REAL_BOARDS`` overrides); every
+    evaluation of real boards (board reading, localisation, dice on boards) looks here."""
     return Path(os.environ.get("BGBRIDGE_REAL_BOARDS", DEFAULT_REAL_DIR))
 
 

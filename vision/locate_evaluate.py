@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import time
 from pathlib import Path
@@ -33,15 +32,8 @@ import numpy as np
 
 from calibration.calibration import Calibration
 from calibration.locate import LocateError, align_to, corner_error, locate_field
+from vision.evaluate import real_dir
 from vision.render import RenderOptions, render_board
-
-#: Where the real labelled photos live, relative to the repository (never copied into it).
-DEFAULT_REAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards"
-
-
-def real_dir() -> Path:
-    """The folder of labelled real board photos (``$BGBRIDGE_REAL_BOARDS`` overrides)."""
-    return Path(os.environ.get("BGBRIDGE_REAL_BOARDS", DEFAULT_REAL_DIR))
 
 
 def summarise_errors(errors: list[float], tried: int) -> dict[str, float]:

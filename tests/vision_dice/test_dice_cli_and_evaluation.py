@@ -12,6 +12,7 @@ import pytest
 from bgbridge.cli import main
 from vision.dice import evaluate
 from vision.dice.render import draw_die
+from vision.evaluate import real_dir
 
 
 @pytest.fixture()
@@ -154,7 +155,7 @@ def test_a_die_of_unknown_value_counts_for_found_only():
 
 
 def test_board_set_is_skipped_cleanly_without_its_photos(monkeypatch, tmp_path):
-    monkeypatch.setenv("BGBRIDGE_BOARD_DATA", str(tmp_path / "nothing-here"))
+    monkeypatch.setenv("BGBRIDGE_REAL_BOARDS", str(tmp_path / "nothing-here"))
     with pytest.raises(FileNotFoundError):
         evaluate.run("boards", n=1)
     assert evaluate.main(["--set", "boards"]) == 2
@@ -162,7 +163,7 @@ def test_board_set_is_skipped_cleanly_without_its_photos(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (evaluate.board_data_dir() / "labels.json").is_file(),
+@pytest.mark.skipif(not (real_dir() / "labels.json").is_file(),
                     reason="the real board photos are not on this machine (they are not part of the repository)")
 def test_dice_on_real_boards_are_read():
     # measured 9 of 13 read (0 misread), 1 of 14 flat dice called cocked, 4 false dice in 6

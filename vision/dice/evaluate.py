@@ -13,7 +13,7 @@ Sets:
   ``$BGBRIDGE_DICE_DATA``, else ``../shared/data/dice/matteop65`` next to the checkout.
   Labels are YOLO boxes around each top face (class 0..5 = value 1..6).
 - ``boards`` — dice lying on real backgammon boards (``boards/`` of the shared real data, looked
-  for in ``$BGBRIDGE_BOARD_DATA``, else ``../shared/data/boards``): read with the labelled
+  for in ``$BGBRIDGE_REAL_BOARDS``, else ``../shared/data/boards``): read with the labelled
   playing field's corners as the region, scored against the labelled dice centres and the
   values read by eye (:data:`BOARD_DICE_BY_EYE`).  A die whose value cannot be made out by eye
   counts for ``dice_found_recall`` only.
@@ -162,14 +162,6 @@ def real_frames(set_name: str, limit: int | None = None, errata: bool = False
             yield LabelledFrame(name, image, read_yolo_labels(label_path, w, h, replace))
 
 
-def board_data_dir() -> Path:
-    """Where the real board photos (with ``labels.json``) are expected."""
-    env = os.environ.get("BGBRIDGE_BOARD_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "boards"
-
-
 def board_frames(limit: int | None = None) -> Iterator[LabelledFrame]:
     """The real board photos with dice on their field, read within the labelled field's corners.
 
@@ -178,10 +170,12 @@ def board_frames(limit: int | None = None) -> Iterator[LabelledFrame]:
     """
     import json
 
-    root = board_data_dir()
+    from vision.evaluate import real_dir
+
+    root = real_dir()
     labels_path = root / "labels.json"
     if not labels_path.is_file():
-        raise FileNotFoundError(f"the real board photos are not at {root} (set BGBRIDGE_BOARD_DATA)")
+        raise FileNotFoundError(f"the real board photos are not at {root} (set BGBRIDGE_REAL_BOARDS)")
     images = json.loads(labels_path.read_text())["images"]
     count = 0
     for name, label in sorted(images.items()):
