@@ -40,13 +40,10 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-Corners = tuple[tuple[float, float], ...]
+from calibration.geometry import TYPICAL_FOCAL, Corners, field_aspect
+
 #: A transform: frame and corners in, frame and corners out.
 Transform = Callable[[np.ndarray, Sequence[Sequence[float]]], tuple[np.ndarray, Corners]]
-
-#: Focal length of the assumed camera, in units of the frame's larger side (a phone's or a
-#: webcam's main lens; the same value :mod:`calibration.geometry` assumes).
-TYPICAL_FOCAL = 0.9
 
 
 def _as_corners(points: np.ndarray) -> Corners:
@@ -117,20 +114,12 @@ def camera_matrix(frame_size: tuple[int, int]) -> np.ndarray:
     return np.float64([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]])
 
 
-def _rodrigues(axis: np.ndarray, angle: float) -> np.ndarray:
-    axis = axis / np.linalg.norm(axis)
-    k = np.float64([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
-
-
 def board_pose(corners: Sequence[Sequence[float]], frame_size: tuple[int, int]
                ) -> tuple[np.ndarray, np.ndarray, float]:
     """The field's rotation ``R`` and position ``t`` in the assumed camera's coordinates, for a
     field one unit wide and ``aspect`` high (its true aspect recovered from the corners by
     :func:`calibration.geometry.field_aspect`): board point ``(u, v, 0)`` is at
     ``R @ (u, v, 0) + t``, ``u`` along the top edge, ``v`` down the left edge."""
-    from calibration.geometry import field_aspect
-
     aspect = field_aspect(tuple(map(tuple, corners)), frame_size)
     board = np.float64([[0, 0, 0], [1, 0, 0], [1, aspect, 0], [0, aspect, 0]])
     image = np.asarray(corners, np.float64).reshape(4, 1, 2)
@@ -167,7 +156,8 @@ def tilt_matrix(corners: Sequence[Sequence[float]], frame_size: tuple[int, int],
         a = math.radians(azimuth)
         direction = math.cos(a) * R[:, 0] + math.sin(a) * R[:, 1]
     # Turning about normal x direction takes the camera's offset from the centre towards direction.
-    Q = _rodrigues(np.cross(normal, direction), math.radians(degrees))
+    axis = np.cross(normal, direction)
+    Q = cv2.Rodrigues(axis / np.linalg.norm(axis) * math.radians(degrees))[0]
     board = np.float64([[0, 0, 0], [1, 0, 0], [1, aspect, 0], [0, aspect, 0]])
     H_old = K @ np.column_stack([R[:, 0], R[:, 1], t])
     distance = 1.0
