@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import hashlib
 import itertools
 import json
 import os
+import pickle
 import statistics
 import sys
 import time
@@ -250,13 +252,65 @@ def tall_summary(stacks: list[tuple[int, int, bool]]) -> list[str]:
     return lines
 
 
-def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool = False
-                  ) -> dict[str, dict[str, float]]:
-    """Render ``n`` labelled frames and score each stage on them; ``layered`` draws boards with
-    stacks of 6-15 built in layers (:attr:`vision.render.RenderOptions.layered`)."""
+#: The modules whose code decides how a synthetic frame looks: a cached frame is reused only
+#: while their source is unchanged.
+_RENDER_SOURCES = ("vision/render.py", "vision/dice/render.py", "vision/dice/faces.py",
+                   "vision/observation.py", "engine/position.py")
+
+
+def _render_key() -> str:
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha1()
+    for name in _RENDER_SOURCES:
+        path = root / name
+        digest.update(path.read_bytes() if path.exists() else name.encode())
+    return digest.hexdigest()[:12]
+
+
+def _scene(options: Any, cache: Path | None) -> tuple[Any, float]:
+    """The frame drawn for ``options`` and the seconds drawing it took (0 when it came from
+    ``cache``, a folder of pickled scenes keyed by the renderer's source and the options: a
+    development aid, as drawing a hard frame costs ten reads of it)."""
+    from vision.render import render_board
+
+    if cache is None:
+        return _timed(lambda: render_board(None, options))
+    path = cache / f"{_render_key()}-{options.seed}-{int(options.hard)}{int(options.layered)}.pickle"
+    if path.exists():
+        with path.open("rb") as handle:
+            return pickle.load(handle), 0.0
+    scene, seconds = _timed(lambda: render_board(None, options))
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.part")
+    with partial.open("wb") as handle:
+        pickle.dump(scene, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    partial.replace(path)
+    return scene, seconds
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds written as a list with ranges.
+
+    >>> parse_seeds("29,58,100-102")
+    [29, 58, 100, 101, 102]
+    """
+    seeds: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        first, _, last = part.partition("-")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
+
+
+def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool = False,
+                  seeds: list[int] | None = None, locate_corners: bool = True,
+                  cache: Path | None = None) -> dict[str, dict[str, float]]:
+    """Render ``n`` labelled frames (seeds ``seed`` on, or exactly ``seeds``) and score each
+    stage on them; ``layered`` draws boards with stacks of 6-15 built in layers
+    (:attr:`vision.render.RenderOptions.layered`); ``locate_corners`` False skips the automatic
+    corners; ``cache`` keeps drawn frames for the next run (see :func:`_scene`)."""
     from calibration.locate import LocateError, align_to, corner_error, locate_field
     from vision.reader import BoardReader
-    from vision.render import RenderOptions, render_board
+    from vision.render import RenderOptions
 
     reader = BoardReader(layered_stacks=layered)
     stages = StageCounts()
@@ -265,17 +319,22 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
     locate = {"found": 0, "close": 0, "tried": 0, "seconds": [], "errors": []}
     render_seconds = []
     tall: list[tuple[int, int, bool]] = []
-    for i in range(n):
-        options = RenderOptions(seed=seed + i, hard=hard, layered=layered)
-        scene, seconds = _timed(lambda: render_board(None, options))
-        render_seconds.append(seconds)
+    seeds = list(seeds) if seeds is not None else list(range(seed, seed + n))
+    n = len(seeds)
+    for frame_seed in seeds:
+        options = RenderOptions(seed=frame_seed, hard=hard, layered=layered)
+        scene, seconds = _scene(options, cache)
+        if seconds:
+            render_seconds.append(seconds)
         obs, seconds = _Clock.timed(lambda: reader.read(scene.image, corners=scene.corners), True)
         score = score_board(obs, scene.truth)
-        given.add(score, seconds, f"seed {seed + i}")
+        given.add(score, seconds, f"seed {frame_seed}")
         tall.extend(tall_stacks(obs, scene.truth, score["mapping"]))
         count_off_and_trays(stages, obs, scene.truth, scene.tray_side is not None)
         stages.add("occluded, hand" if scene.hands else "occluded, no hand",
                    bool(obs.occluded))
+        if not locate_corners:
+            continue
         locate["tried"] += 1
         try:
             corners, seconds = _timed(lambda: locate_field(scene.image))
@@ -292,12 +351,12 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
         if error <= 0.02:
             locate["close"] += 1
         obs, seconds = _timed(lambda: reader.read(scene.image, corners=corners))
-        auto.add(score_board(obs, scene.truth), seconds, f"seed {seed + i}")
+        auto.add(score_board(obs, scene.truth), seconds, f"seed {frame_seed}")
     tried = max(locate["tried"], 1)
     loc_ms = [s * 1000 for s in locate["seconds"]] or [0.0]
     cpu_ms = [c * 1000 for c in _Clock.cpu[-n:]] or [0.0]
     return {
-        "render": {"ms_per_frame_median": statistics.median(render_seconds) * 1000},
+        "render": {"ms_per_frame_median": statistics.median(render_seconds or [0.0]) * 1000},
         "read_cpu": {"ms_per_frame_median": statistics.median(cpu_ms),
                      "ms_per_frame_p90": float(sorted(cpu_ms)[int(0.9 * (len(cpu_ms) - 1))])},
         "locate": {"found_rate": locate["found"] / tried,
@@ -542,7 +601,14 @@ def main(argv: list[str] | None = None) -> int:
                              "set with stacks of 6-15 built in layers (a second layer in the "
                              "hollows of the first, and so on)")
     parser.add_argument("--no-locate", action="store_true",
-                        help="real-aug: score with the label corners only (no automatic corners)")
+                        help="synthetic, layered, real-aug: score with the label corners only (no "
+                             "automatic corners)")
+    parser.add_argument("--seeds", default="",
+                        help="synthetic, layered: exactly these frames, e.g. 29,58,100-120 "
+                             "(instead of -n from --seed)")
+    parser.add_argument("--cache", type=Path, default=os.environ.get("BGBRIDGE_FRAME_CACHE"),
+                        help="synthetic, layered: keep drawn frames in this folder and reuse them "
+                             "while the renderer's code is unchanged (default $BGBRIDGE_FRAME_CACHE)")
     parser.add_argument("--only", default="",
                         help="real-aug: only the transforms whose name contains this text")
     parser.add_argument("--save-dir", type=Path, default=None,
@@ -560,18 +626,27 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(args.threads)
     if args.set in ("synthetic", "all", "layered"):
         kind = ("easy" if args.easy else "hard") + (" layered" if args.set == "layered" else "")
-        print(f"== synthetic {kind} set: {args.frames} frames of 1280x720, seed {args.seed}, "
-              f"{args.threads} OpenCV thread(s)")
+        which = (f"seeds {args.seeds}" if args.seeds
+                 else f"{args.frames} frames of 1280x720, seed {args.seed}")
+        print(f"== synthetic {kind} set: {which}, {args.threads} OpenCV thread(s)")
         result = run_synthetic(args.frames, args.seed, hard=not args.easy,
-                               layered=args.set == "layered")
-        print(f"render (not part of reading)      {result['render']['ms_per_frame_median']:.0f} ms/frame")
+                               layered=args.set == "layered",
+                               seeds=parse_seeds(args.seeds) if args.seeds else None,
+                               locate_corners=not args.no_locate,
+                               cache=Path(args.cache) if args.cache else None)
+        print(f"render (not part of reading)      {result['render']['ms_per_frame_median']:.0f} ms/frame"
+              + (" (frames not drawn this run are from the cache)" if args.cache else ""))
         loc = result["locate"]
-        print(f"stage locate (automatic corners)  found {100 * loc['found_rate']:.1f}%  "
-              f"within 2% of the field size {100 * loc['within_2pct_rate']:.1f}%  "
-              f"median corner error {100 * loc['median_corner_error']:.2f}%  "
-              f"{loc['ms_per_frame_median']:.1f} ms/frame")
-        for key, title in (("read_given_corners", "stages warp+bar+checkers+colours, corners given"),
-                           ("read_auto_corners", "the same after automatic corners")):
+        titles = (("read_given_corners", "stages warp+bar+checkers+colours, corners given"),
+                  ("read_auto_corners", "the same after automatic corners"))
+        if args.no_locate:
+            titles = titles[:1]
+        else:
+            print(f"stage locate (automatic corners)  found {100 * loc['found_rate']:.1f}%  "
+                  f"within 2% of the field size {100 * loc['within_2pct_rate']:.1f}%  "
+                  f"median corner error {100 * loc['median_corner_error']:.2f}%  "
+                  f"{loc['ms_per_frame_median']:.1f} ms/frame")
+        for key, title in titles:
             s = result[key]
             print(f"{title:<50} points {100 * s['point_accuracy']:7.3f}%  "
                   f"bar {100 * s['bar_accuracy']:6.2f}%  exact boards {100 * s['exact_board_rate']:6.2f}%  "
