@@ -409,9 +409,13 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     chains = {key: c.chain(radius, threshold, limit, first_min) for key, c in candidates.items()}
     # Corners placed a little off (a click on the frame's lip, a skewed quadrilateral) shift
     # whole quarters sideways: where the checkers found say so, look again on the columns
-    # where they really are.
+    # where they really are.  A stack too far off its axis to be found there at all still
+    # tells how its quarter lies (it is read again only where the quarter's fit puts it).
+    measured = _with_off_axis_stacks(scorer, geometry, centres, candidates, chains,
+                                     _off_axis_stacks(scorer, geometry, centres, chains, ys,
+                                                      radius, threshold, limit, first_min))
     shifted = _point_candidates(
-        scorer, _shifted_columns(scorer, geometry, centres, candidates, chains), ys, geometry)
+        scorer, _shifted_columns(scorer, geometry, centres, *measured), ys, geometry)
     for key, cand in shifted.items():
         chain = cand.chain(radius, threshold, limit, first_min)
         # A column read again where its quarter's fit puts it keeps what it found before
@@ -512,6 +516,99 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     return found
 
 
+def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict, chains: dict,
+                     ys: np.ndarray, radius: float, threshold: float, limit: float,
+                     first_min: float) -> dict[tuple[str, int], tuple[_Candidates, tuple]]:
+    """Stacks on columns where none was found, looked for beside the axis: the strongest ring
+    near the field edge within :data:`SHIFT_SEARCH` point widths of the column's axis, when it
+    lies beyond the lateral offsets already tried there, is read as a point of its own.
+
+    A corner placed off shifts the columns by a growing amount across a quarter: a quarter's
+    outer stack may sit a third of a point width off its axis while the inner one sits right,
+    and a fit over the stacks found (all near their axes) cannot tell.  Only a stack on its
+    own (a clear ring peak there, not the neighbour column's checkers) counts.
+    """
+    width = geometry.point_width
+    reach = int(np.ceil(SHIFT_SEARCH * width))
+    tried = (max(LATERAL_OFFSETS) + 0.5 * (LATERAL_OFFSETS[1] - LATERAL_OFFSETS[0])) * width
+    m, h = geometry.margin, geometry.height
+    near, far = max(first_min, 0.0) * radius, FIRST_MAX * radius
+    probes: dict[tuple[str, int], float] = {}
+    for (row, column), axis in centres.items():
+        if chains[row, column][0]:
+            continue
+        x0, x1 = max(int(round(axis)) - reach, 0), min(int(round(axis)) + reach + 1, scorer.width)
+        if row == "top":
+            y0, y1 = int(m + near), int(np.ceil(m + far)) + 1
+        else:
+            y0, y1 = int(m + h - far), int(np.ceil(m + h - near)) + 1
+        window = scorer.map[max(y0, 0):min(y1, scorer.height), x0:x1]
+        if window.size == 0:
+            continue
+        best = int(np.argmax(window.max(axis=0)))
+        # A peak at the window's side is a shoulder of something beyond it (the neighbour's).
+        if best in (0, window.shape[1] - 1) or abs(x0 + best - axis) <= tried:
+            continue
+        probes[row, column] = float(x0 + best)
+    if not probes:
+        return {}
+    found = {}
+    for key, cand in _point_candidates(scorer, probes, ys, geometry).items():
+        chain = cand.chain(radius, threshold, limit, first_min)
+        if not chain[0]:
+            continue
+        # The neighbour column's own stack, found beside it, is not a second one.
+        row, column = key
+        xs = cand.px[chain[0]]
+        neighbours = [n for n in (column - 1, column + 1) if 0 <= n < POINTS_PER_ROW
+                      and chains[row, n][0]]
+        if any(abs(float(np.median(xs)) - centres[row, n]) < 0.5 * width
+               for n in neighbours):
+            continue
+        found[key] = (cand, chain)
+    return found
+
+
+def _with_off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
+                          candidates: dict, chains: dict, found: dict) -> tuple[dict, dict]:
+    """The candidates and chains of every column with the stacks :func:`_off_axis_stacks`
+    found beside their axes added, for measuring how the columns lie.
+
+    A stack about half a point width off lies between two axes; when the column on its other
+    side is empty too, the stack is given to the column for which the quarter's fit moves the
+    columns least (corners are off by a little, not by a whole point).
+    """
+    measured_candidates, measured_chains = dict(candidates), dict(chains)
+    width = geometry.point_width
+    for (row, column), (cand, chain) in found.items():
+        x = float(np.median(cand.px[chain[0]]))
+        owners = [(row, n) for n in (column - 1, column, column + 1)
+                  if (row, n) in centres and (n == column or not chains[row, n][0])
+                  and (n // 6 == column // 6) and (n == column or (row, n) not in found)
+                  and abs(x - centres[row, n]) <= SHIFT_SEARCH * width + 1.0]
+        quarter = range(0, 6) if column < 6 else range(6, 12)
+        best_cost, best_owner = None, (row, column)
+        for owner in owners:
+            trial_candidates, trial_chains = dict(measured_candidates), dict(measured_chains)
+            trial_candidates[owner], trial_chains[owner] = cand, chain
+            columns, offsets = _quarter_offsets(scorer, geometry, centres, trial_candidates,
+                                                trial_chains, row, quarter)
+            line = _quarter_line(columns, offsets)
+            if line is None:
+                continue
+            # First how well one line explains every checker of the quarter (to a tenth of a
+            # point width), then how little it moves the columns.
+            slope, intercept = line
+            misfit = np.sqrt(np.mean((slope * np.asarray(columns) + intercept
+                                      - np.asarray(offsets)) ** 2))
+            largest = max(abs(slope * n + intercept) for n in quarter)
+            cost = (int(misfit / (0.1 * width)), largest)
+            if best_cost is None or cost < best_cost:
+                best_cost, best_owner = cost, owner
+        measured_candidates[best_owner], measured_chains[best_owner] = cand, chain
+    return measured_candidates, measured_chains
+
+
 def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
                      candidates: dict, chains: dict) -> dict[tuple[str, int], float]:
     """Columns that lie well away from where the geometry puts them, with their measured x.
@@ -524,36 +621,61 @@ def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     that they can be read again there.
     """
     width = geometry.point_width
-    reach = int(np.ceil(SHIFT_SEARCH * width))
     shifts: dict[tuple[str, int], float] = {}
     for row in ("top", "bottom"):
         for quarter in (range(0, 6), range(6, 12)):
-            columns, offsets = [], []
-            for column in quarter:
-                cand, chain = candidates[row, column], chains[row, column][0]
-                for i in chain:
-                    xi = int(round(float(cand.px[i])))
-                    yi = int(min(max(round(float(cand.py[i])), 0), scorer.height - 1))
-                    lo, hi = max(xi - reach, 0), min(xi + reach + 1, scorer.width)
-                    best = lo + int(np.argmax(scorer.map[yi, lo:hi]))
-                    columns.append(column)
-                    offsets.append(best - centres[row, column])
-            if not offsets:
+            line = _quarter_line(*_quarter_offsets(scorer, geometry, centres, candidates,
+                                                   chains, row, quarter))
+            if line is None:
                 continue
-            if max(columns) - min(columns) >= 2 and len(offsets) >= 3:
-                slope, intercept = np.polyfit(np.asarray(columns, float), np.asarray(offsets), 1)
-            else:
-                # Neighbouring columns alone tell no slope (each checker sits a little off
-                # its axis): one shift for the quarter, from at least two checkers.
-                if len(offsets) < 2:
-                    continue
-                slope, intercept = 0.0, float(np.median(offsets))
+            slope, intercept = line
             for column in quarter:
                 offset = slope * column + intercept
                 if abs(offset) >= SHIFT_LEAST * width:
                     shifts[row, column] = centres[row, column] + float(
                         np.clip(offset, -SHIFT_SEARCH * width, SHIFT_SEARCH * width))
     return shifts
+
+
+def _quarter_offsets(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
+                     candidates: dict, chains: dict, row: str, quarter: range
+                     ) -> tuple[list[int], list[float]]:
+    """Per checker found in a quarter of a row: its column, and how far (pixels) the ring map
+    puts its centre from the column's axis (searched within :data:`SHIFT_SEARCH` point widths
+    of where it was found)."""
+    reach = int(np.ceil(SHIFT_SEARCH * geometry.point_width))
+    columns, offsets = [], []
+    for column in quarter:
+        cand, chain = candidates[row, column], chains[row, column][0]
+        for i in chain:
+            xi = int(round(float(cand.px[i])))
+            yi = int(min(max(round(float(cand.py[i])), 0), scorer.height - 1))
+            lo, hi = max(xi - reach, 0), min(xi + reach + 1, scorer.width)
+            best = lo + int(np.argmax(scorer.map[yi, lo:hi]))
+            columns.append(column)
+            offsets.append(best - centres[row, column])
+    return columns, offsets
+
+
+def _quarter_line(columns: list[int], offsets: list[float]) -> tuple[float, float] | None:
+    """The columns' offsets across a quarter as a straight line (slope per column, offset at
+    column 0), or None when the checkers found cannot tell one.
+
+    >>> [round(v, 6) for v in _quarter_line([6, 6, 11], [-2.0, -2.0, -12.0])]
+    [-2.0, 10.0]
+    >>> _quarter_line([3], [4.0]) is None
+    True
+    """
+    if not offsets:
+        return None
+    if max(columns) - min(columns) >= 2 and len(offsets) >= 3:
+        slope, intercept = np.polyfit(np.asarray(columns, float), np.asarray(offsets), 1)
+        return float(slope), float(intercept)
+    # Neighbouring columns alone tell no slope (each checker sits a little off its axis): one
+    # shift for the quarter, from at least two checkers.
+    if len(offsets) < 2:
+        return None
+    return 0.0, float(np.median(offsets))
 
 
 def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
