@@ -453,7 +453,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         colours = iter(scorer.colour_at(*np.array(found).T))
         for stack in stacks:
             stack.colours = [next(colours) for _ in stack.centres]
-    stacks.append(_bar_stack(scorer, geometry, threshold))
+    stacks.append(_bar_stack(scorer, geometry, threshold,
+                             np.array([c for stack in stacks for c in stack.colours])))
     return CheckerFindings(stacks, radius, threshold)
 
 
@@ -910,8 +911,17 @@ def _shares(stack_at: np.ndarray, others_at: np.ndarray, radius: float) -> bool:
     return bool(np.any(gaps <= 0.5 * radius))
 
 
-def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) -> Stack:
-    """Checkers on the bar: separate, well-covered rings along the bar's axis."""
+def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
+               checker_colours: np.ndarray | None = None) -> Stack:
+    """Checkers on the bar: separate, well-covered rings along the bar's axis.
+
+    A ring with its whole rim (:data:`BAR_THRESHOLD`) is a checker; one whose rim is only as
+    whole as a point's checker's must be (``threshold``) is one only when it has the colour of
+    a checker found on the points (``checker_colours``, Lab; closer than :data:`SAME_PAINT`):
+    a checker on the bar is one of the players', while the bar's hinges, which ring nearly as
+    well between the bar's edges, are metal.  (A dark checker on a dark bar shows a faint rim,
+    and a glossy one a broken one.)
+    """
     radius = scorer.radius
     h = geometry.height
     ys = geometry.margin + np.arange(radius, h - radius, 1.0, dtype=np.float32)
@@ -926,11 +936,16 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) ->
     cover = scorer.coverage(px, py)[0] if peaks.size else np.zeros(0)
     stack = Stack("bar", 0)
     taken: list[float] = []
+    known = (weighted(checker_colours) if checker_colours is not None and len(checker_colours)
+             else None)
     for i in np.argsort(cover)[::-1]:
-        if cover[i] < BAR_THRESHOLD:
+        if cover[i] < threshold:
             break
         y = float(py[i])
         if any(abs(y - t) < 1.6 * radius for t in taken):
+            continue
+        if cover[i] < BAR_THRESHOLD and not _players_colour(
+                scorer.disc_colour(float(px[i]), y), known):
             continue
         taken.append(y)
         x = float(px[i])
@@ -940,3 +955,19 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float) ->
         if len(taken) >= 15:
             break
     return stack
+
+
+def _players_colour(colour: np.ndarray, known: np.ndarray | None) -> bool:
+    """Whether a Lab colour is that of one of the checkers ``known`` (lightness-weighted Lab,
+    as :func:`calibration.colours.weighted` gives): closer than :data:`SAME_PAINT` to one.
+
+    >>> known = weighted(np.float32([[40, 128, 128], [230, 128, 130]]))
+    >>> _players_colour(np.float32([44, 129, 127]), known), _players_colour(
+    ...     np.float32([140, 129, 128]), known), _players_colour(np.float32([40, 128, 128]), None)
+    (True, False, False)
+    """
+    if known is None or not len(known):
+        return False
+    gaps = np.sqrt(((known - weighted(np.asarray(colour, np.float32)[None, :])) ** 2).sum(axis=1))
+    return bool(gaps.min() < SAME_PAINT)
+

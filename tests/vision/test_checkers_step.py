@@ -1,0 +1,77 @@
+"""Stacks far off their columns, and checkers on the bar whose rim is not whole.
+
+Frames are drawn by the renderer.  A corner placed outside the field shifts the outer column of
+a quarter by up to half a point width while the quarter's inner column stays put: a stack there
+is found only beside its axis, and must still be read on its own point.  On the bar a dark
+checker on a dark bar (or a glossy one) shows less than its whole rim; it is told from the bar's
+hinges by being one of the players' checkers.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from calibration.colours import weighted
+from vision.checkers import _bar_stack, _players_colour, find_checkers
+from vision.evaluate import score_board
+from vision.reader import BoardReader, rectify
+from vision.render import BOARD_STYLES, CHECKER_SCHEMES, RenderOptions, render_board
+from vision.rings import RingScorer
+
+#: In the bottom-left quarter only two checkers on its outermost point and five on its
+#: innermost: the quarter's fit from the inner stack alone cannot tell the outer column's shift.
+POSITION = Position.from_points(x={12: 2, 7: 5, 6: 5, 13: 3}, o={1: 2, 11: 5, 20: 3, 23: 5})
+
+
+def _bottom_left_out(corners, share: float):
+    """The corners with the bottom-left one moved outward along the bottom edge by ``share``
+    of that edge (a click on the frame rather than the field)."""
+    quad = np.asarray(corners, float)
+    quad[3] = quad[3] + share * (quad[3] - quad[2])
+    return tuple(map(tuple, quad))
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_outer_stack_of_a_skewed_quarter_is_read_on_its_point(seed):
+    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False, dice=False,
+                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
+                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
+    # 4% of the bottom edge: the outermost column lies some 0.4 point widths off its axis, the
+    # innermost hardly moves.
+    obs = BoardReader().read(scene.image, corners=_bottom_left_out(scene.corners, 0.04))
+    score = score_board(obs, scene.truth)
+    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+
+
+@pytest.mark.parametrize("seed", [95, 366])
+def test_checker_with_a_broken_rim_on_the_bar_is_counted(seed):
+    """Hard frames where a bar checker's rim covers about 0.9 of the ring (black on a black
+    bar; a white one with a glint)."""
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    score = score_board(obs, scene.truth)
+    assert score["bar_right"], (obs.bar, scene.truth.bar)
+
+
+def test_bar_ring_of_another_colour_needs_its_whole_rim():
+    """A ring on the bar below the whole-rim level counts only in a players' colour: the same
+    frame's bar read with no checker colours known keeps only its checkers with whole rims."""
+    scene = render_board(None, RenderOptions(seed=95, hard=True))
+    rect = rectify(scene.image, scene.corners)
+    geometry = rect.geometry
+    findings = find_checkers(rect.field, geometry)
+    on_points = np.array([c for stack in findings.stacks[:24] for c in stack.colours])
+    radius, m = geometry.checker_radius, geometry.margin
+    slack = min(m, 0.15 * radius)
+    scorer = RingScorer(rect.field, radius, (m - slack, m - slack, m + geometry.width + slack,
+                                             m + geometry.height + slack))
+    whole_only = _bar_stack(scorer, geometry, 0.82, None)
+    assert whole_only.count == 3 and min(whole_only.scores) >= 0.92
+    assert _bar_stack(scorer, geometry, 0.82, on_points).count == 4
+
+
+def test_players_colour_is_a_close_match():
+    known = np.float32([[40, 128, 128]])
+    assert _players_colour(np.float32([42, 128, 129]), weighted(known))
+    assert not _players_colour(np.float32([120, 128, 128]), weighted(known))
