@@ -83,6 +83,11 @@ STEP_SLACK = 0.45
 COLOUR_JUMP = 40.0
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
 OVERLAP_BELOW = 1.85
+#: Largest colour difference (lightness-weighted Lab) between a stack's last checker, when it
+#: lies under the one before and shows only part of its rim, and that one: half of
+#: :data:`COLOUR_JUMP` (one checker's colour varies with glare, but a checker half hidden under
+#: one of its own colour shows the same paint).
+HIDDEN_END_JUMP = COLOUR_JUMP / 2
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.0, 2.75
@@ -380,8 +385,33 @@ class _Candidates:
 
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
-        return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
-                      None, first_min, self.far_arc, self.close)
+        chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
+                              limit, None, first_min, self.far_arc, self.close)
+        return _without_odd_hidden_end(self, chain, radius, threshold), rival
+
+
+def _without_odd_hidden_end(cand: _Candidates, chain: list[int], radius: float,
+                            threshold: float) -> list[int]:
+    """The stack without its last checker when that one lies under the one before (overlapped,
+    its rim not whole) and its colour is not clearly the same (:data:`HIDDEN_END_JUMP`).
+
+    Such an end shows only part of a rim, and the point's paint beside a checker's rim (the
+    base of a triangle just beyond a stack) does too; a checker under its neighbour has the
+    neighbour's colour.  The checker left alone must then pass a lone checker's test.
+    """
+    if len(chain) < 2:
+        return chain
+    end, before = chain[-1], chain[-2]
+    if (cand.full[end] >= threshold
+            or cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius):
+        return chain
+    pair = weighted(cand.colours[[end, before]])
+    if float(np.sqrt(((pair[0] - pair[1]) ** 2).sum())) < HIDDEN_END_JUMP:
+        return chain
+    chain = chain[:-1]
+    if len(chain) == 1 and cand.far_arc[chain[0]] < LONE_FAR_ARC:
+        return []
+    return chain
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,

@@ -75,3 +75,42 @@ def test_players_colour_is_a_close_match():
     known = np.float32([[40, 128, 128]])
     assert _players_colour(np.float32([42, 128, 129]), weighted(known))
     assert not _players_colour(np.float32([120, 128, 128]), weighted(known))
+
+
+def _two_candidates(end_colour, end_full: float, step: float, radius: float = 11.0):
+    """Two candidate centres along a point, a whole checker at the edge and one ``step``
+    radii further whose rim covers ``end_full`` of the ring."""
+    from vision.checkers import _Candidates
+    ys = np.float32([radius, radius + step * radius])
+    ones = np.ones(2, np.float32)
+    return _Candidates(ys=ys, px=np.float32([50, 50]), py=ys.copy(),
+                       full=np.float32([1.0, end_full]), no_far=ones.copy(),
+                       no_near=np.float32([1.0, 0.83]),
+                       colours=np.float32([[235, 128, 128], end_colour]), far_arc=ones.copy())
+
+
+def test_half_hidden_end_of_another_paint_is_not_a_checker():
+    """Under its neighbour a checker shows part of a rim, as the point's paint beside a rim
+    does: of a clearly different colour (a tan base beyond a white checker) it is dropped."""
+    from vision.checkers import _without_odd_hidden_end
+    tan = _two_candidates([160, 132, 150], 0.78, 1.77)
+    assert _without_odd_hidden_end(tan, [0, 1], 11.0, 0.82) == [0]
+    alike = _two_candidates([228, 128, 129], 0.78, 1.77)
+    assert _without_odd_hidden_end(alike, [0, 1], 11.0, 0.82) == [0, 1]
+    # A whole rim, or a touching neighbour, is evidence of its own: kept.
+    assert _without_odd_hidden_end(_two_candidates([160, 132, 150], 0.9, 1.77),
+                                   [0, 1], 11.0, 0.82) == [0, 1]
+    assert _without_odd_hidden_end(_two_candidates([160, 132, 150], 0.78, 2.05),
+                                   [0, 1], 11.0, 0.82) == [0, 1]
+
+
+@pytest.mark.parametrize("seed, row, column", [(246, "bottom", 6)])
+def test_no_extra_checker_beside_or_between_whole_rims(seed, row, column):
+    """Hard frames: a white checker alone below a tall red stack (the tan base between them
+    rang like a second white one), and two touching black checkers (a ring between them and
+    one on the grey paint beyond made a stack of three)."""
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    seen = (obs.top if row == "top" else obs.bottom)[column]
+    want = (scene.truth.top if row == "top" else scene.truth.bottom)[column]
+    assert seen is not None and seen.count == want.count, (seen, want)
