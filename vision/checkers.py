@@ -17,6 +17,11 @@ overlapped); the checkers both facing points claim belong to the longer stack.
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
 A checker alone on its point has nothing lying on it, so its rim must show on that arc too.
+Where the facing stack's end touches a base, that arc shows the facing checker's rim instead:
+there a lone checker must have a colour other than the point's paint (read on the empty points
+of the same paint).  A lone checker whose near arc hides under the frame's lip may fall short of
+the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
+rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
 
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
 whose checkers sit consistently beside their columns is read again where they are, and ring
@@ -71,6 +76,19 @@ REGULAR_MARGIN = 0.03
 #: so most of the arc (7 of its 9 directions), not all of it, is asked for.
 LONE_FAR_ARC = 0.7
 SAME_PAINT = 8.0
+#: A checker alone on its point may show less than :data:`COVERAGE_THRESHOLD` of its rim (its
+#: near arc under the frame's lip or against a dark frame, a flank against a neighbour of its
+#: colour) when the arc an empty base lacks, the one toward the point's tip, shows a clear rim:
+#: at least :data:`LONE_MOST_RIM` all round and a radial colour change of at least
+#: :data:`LONE_RIM_CLEAR` (Lab units per pixel, median over that arc's directions) between
+#: 0.8 and 1.2 radii.  Plain paint changes by about 1 there (synthetic and real), most
+#: checkers' rims by 10 to 80; a checker of its point's very colour may change it by as little
+#: as paint does, and is not taken this way.
+LONE_MOST_RIM = 0.74
+LONE_RIM_CLEAR = 8.0
+#: A checker of the facing point's stack whose centre lies within this many radii beyond a
+#: lone checker's (along the axis) puts its own rim on the lone one's far arc.
+FACING_TOUCH = 2.6
 #: A stack of at least :data:`RECOUNT_LEAST` checkers is counted again from the rhythm of its
 #: rims when that rhythm is clear (autocorrelation at least :data:`PERIOD_CLEAR`) and its
 #: span is within :data:`PERIOD_WHOLE` of a whole number of steps.
@@ -464,6 +482,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             chains[row, column] = (recount, chains[row, column][1])
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
+    _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -893,6 +912,121 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
                     ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [first] + list(range(base, base + n - 2)) + [last]
+
+
+def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                 radius: float, threshold: float, limit: float, first_min: float,
+                 height: int) -> None:
+    """The last word on points read with one checker or none (see :func:`_lone_verdict`),
+    once the facing stacks are settled: a lone reading against a facing stack's end needs its
+    colour to differ from the point's paint; a point read empty takes a lone checker short of
+    the threshold that has a colour of its own and a clear rim where an empty base shows none.
+
+    The point's paint is taken from the empty points of the same row that share its paint
+    (every other point), at the same distance from the edge: the spot one diameter further
+    along the point itself may lie under the facing stack.
+    """
+    # (Most points have nothing to settle: plain Python until one has; this runs on every read.)
+    touch = FACING_TOUCH * radius
+    most, reach = _f32(LONE_MOST_RIM), _f32(FIRST_MAX * radius)
+    empty = [key for key, (chain, _) in chains.items() if not chain]
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if len(chain) > 1:
+            continue
+        if not chain and not any(f >= most and f < threshold and y <= reach for f, y in
+                                 zip(cand.full.tolist(), cand.ys.tolist())):
+            continue  # no candidate near the edge with most of a rim but short of a checker's
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        # Where the facing stack's nearest checker is, as a distance from this point's edge.
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        if chain and facing - float(cand.ys[chain[0]]) >= touch:
+            continue
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and (row, c) in empty]
+        verdict = _lone_verdict(scorer, cand, chain, row == "top", facing, siblings, centres,
+                                radius, threshold, limit, first_min)
+        if verdict is not None:
+            chains[row, column] = (verdict, rival)
+
+
+def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+                  facing: float, siblings: list[tuple[str, int]], centres: dict,
+                  radius: float, threshold: float, limit: float, first_min: float
+                  ) -> list[int] | None:
+    """A new reading for a point read with one checker or none, or ``None`` to keep it.
+
+    ``facing``: distance from this point's edge of the facing stack's nearest checker (inf when
+    none).  Where that checker lies within :data:`FACING_TOUCH` radii beyond a candidate, the
+    candidate's far arc may be that checker's rim, so it tells nothing: a lone checker there
+    must differ in colour from the point's paint (sampled on ``siblings``, empty points of the
+    same paint, at the candidate's distance from the edge).  A point read empty takes the best
+    candidate near its edge that differs from that paint and shows a clear rim on its far arc
+    (:data:`LONE_RIM_CLEAR`); an empty base shows its paint inside and no rim there, and a die
+    lying beyond it, which may put a straight edge on the far arc, leaves the paint inside.
+    """
+    if not siblings:
+        return None
+
+    def own_colour(j: int) -> bool:
+        """Whether candidate ``j``'s middle differs from the point's paint beside it."""
+        y = np.full(len(siblings), cand.py[j], np.float32)
+        paint = scorer.colour_at(np.array([centres[key] for key in siblings], np.float32), y)
+        paint = np.median(weighted(paint), axis=0)
+        gap = float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - paint) ** 2).sum()))
+        return gap >= SAME_PAINT
+
+    if chain:
+        if facing - float(cand.ys[chain[0]]) >= FACING_TOUCH * radius:
+            return None
+        return None if own_colour(chain[0]) else []
+    near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
+            & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
+            & (cand.full >= LONE_MOST_RIM) & (cand.full < threshold)
+            & (cand.far_arc >= LONE_FAR_ARC))
+    for j in np.nonzero(near)[0][np.argsort(-cand.full[near])].tolist():
+        if own_colour(j) and _far_rim(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
+                                      edge_up) >= LONE_RIM_CLEAR:
+            return [j]
+    return None
+
+
+def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) -> float:
+    """How clearly a rim shows on the arc of a disc centred at (``x``, ``y``) facing the
+    board's centre (down the image when ``edge_up``): per direction within 26 degrees of the
+    axis, the largest colour change (Lab units per pixel, lightly smoothed) across the ring
+    between 0.8 and 1.2 radii; the median over those directions.
+
+    A rim is a circle, so it shows at that distance in every direction; plain paint, a
+    triangle's side or a die's square outline do not.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (60, 60, 160), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> _far_rim(lab, 40, 40, 12.0, True) > 10, _far_rim(lab, 40, 70, 12.0, True) < 1
+    (True, True)
+    """
+    reach = int(np.ceil(1.6 * radius)) + 3
+    xi, yi = int(round(x)), int(round(y))
+    x0, y0 = max(xi - reach, 0), max(yi - reach, 0)
+    patch = lab[y0:min(yi + reach + 1, lab.shape[0]), x0:min(xi + reach + 1, lab.shape[1])]
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return 0.0
+    patch = cv2.GaussianBlur(patch, (0, 0), 1.0)
+    axis = np.pi / 2 if edge_up else -np.pi / 2
+    angles = axis + np.radians(np.linspace(-35.0, 35.0, 9)[1:-1])
+    step = 0.5
+    rho = np.arange(0.5 * radius, 1.5 * radius, step, dtype=np.float32)
+    map_x = (x - x0 + np.cos(angles)[:, None] * rho).astype(np.float32)
+    map_y = (y - y0 + np.sin(angles)[:, None] * rho).astype(np.float32)
+    samples = cv2.remap(patch, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
+    mid = rho[:-1] + step / 2
+    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
+    return float(np.median(change[:, band].max(axis=1)))
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,

@@ -1,0 +1,123 @@
+"""Lone checkers: one checker on a point against an empty point whose base looks like a disc.
+
+Two decisions are tested: a lone checker that shows less than the usual share of its rim is
+still taken when the arc an empty base lacks (toward the point's tip) shows a clear rim; and a
+point read with one checker whose far arc touches the facing stack's end is read empty when
+that "checker" has the point's own paint.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.checkers import (
+    COVERAGE_THRESHOLD, FACING_TOUCH, LONE_MOST_RIM, LONE_RIM_CLEAR, _Candidates, _far_rim,
+    _lone_verdict, find_checkers,
+)
+from vision.reader import rectify
+from vision.render import RenderOptions, render_board
+from vision.rings import RingScorer
+
+GEOMETRY = BoardGeometry.default(aspect=0.9)
+RADIUS = GEOMETRY.checker_radius
+WOOD, IVORY, SHADE = (60, 110, 170), (225, 235, 240), (150, 160, 165)
+EBONY, EBONY_RIM = (40, 40, 40), (15, 15, 15)
+COLUMN = 2
+
+
+def _field(lone: tuple[int, int, int] | None = None, die: bool = False,
+           die_beyond: float = 0.0) -> np.ndarray:
+    """Wood with ivory bottom points 0..5; optionally a checker (``lone``, its middle colour)
+    against the bottom edge of point 2, or a die lying on that point's base (``die_beyond``
+    radii further toward the point's tip: its near edge then crosses a checker's far rim)."""
+    h = GEOMETRY.height
+    field = np.full((h, GEOMETRY.width, 3), WOOD, np.uint8)
+    half = GEOMETRY.point_width / 2
+    for column in range(6):
+        x = GEOMETRY.column_x(column)
+        corners = np.array([[x - half, h], [x + half, h], [x, 0.6 * h]])
+        cv2.fillPoly(field, [np.rint(corners * 16).astype(np.int32)], IVORY, cv2.LINE_AA, 4)
+    centre = (int(round(GEOMETRY.column_x(COLUMN))), int(round(h - 1.05 * RADIUS)))
+    if lone is not None:
+        cv2.circle(field, centre, int(round(RADIUS)), EBONY_RIM if lone == EBONY else SHADE, -1,
+                   cv2.LINE_AA)
+        cv2.circle(field, centre, int(round(0.88 * RADIUS)), lone, -1, cv2.LINE_AA)
+    if die:
+        side = int(round(0.85 * RADIUS))
+        x0 = centre[0] - side // 2
+        y0 = centre[1] - side // 2 - int(round(die_beyond * RADIUS))
+        cv2.rectangle(field, (x0, y0), (x0 + side, y0 + side), (250, 250, 250), -1)
+        cv2.rectangle(field, (x0, y0), (x0 + side, y0 + side), (30, 30, 30), 1)
+        for dx, dy in ((0.25, 0.25), (0.75, 0.75), (0.5, 0.5)):
+            cv2.circle(field, (x0 + int(dx * side), y0 + int(dy * side)), 1, (0, 0, 0), -1)
+    return cv2.GaussianBlur(field, (0, 0), 0.8)
+
+
+def _one_candidate(scorer: RingScorer, full: float, far_arc: float = 1.0) -> _Candidates:
+    """The base candidate of bottom point 2 with the given rim shares (the rest all round)."""
+    x = np.array([GEOMETRY.column_x(COLUMN)], np.float32)
+    y = np.array([GEOMETRY.height - 1.05 * RADIUS], np.float32)
+    share = np.array([full], np.float32)
+    return _Candidates(np.array([1.05 * RADIUS], np.float32), x, y, share, share.copy(),
+                       share.copy(), scorer.colour_at(x, y), np.array([far_arc], np.float32))
+
+
+def _verdict(field: np.ndarray, full: float, chain: list[int], facing: float = float("inf")
+             ) -> list[int] | None:
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    siblings = [("bottom", 0), ("bottom", 4)]
+    return _lone_verdict(scorer, _one_candidate(scorer, full), chain, False, facing, siblings,
+                         centres, RADIUS, COVERAGE_THRESHOLD, GEOMETRY.height, 0.4)
+
+
+def test_a_rim_shows_toward_the_tip_on_a_checker_not_on_an_empty_base_or_a_die():
+    lab = {name: cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+           for name, field in (("ebony", _field(EBONY)), ("ivory", _field(IVORY)),
+                               ("empty", _field()), ("die", _field(die=True)))}
+    x, y = GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS
+    rim = {name: _far_rim(image, x, y, RADIUS, False) for name, image in lab.items()}
+    assert rim["ebony"] >= LONE_RIM_CLEAR and rim["ivory"] >= LONE_RIM_CLEAR
+    assert rim["empty"] < 2 and rim["die"] < LONE_RIM_CLEAR
+
+
+def test_a_lone_checker_short_of_the_threshold_is_taken_when_its_far_rim_is_clear():
+    short = (LONE_MOST_RIM + COVERAGE_THRESHOLD) / 2
+    assert _verdict(_field(EBONY), short, []) == [0]
+    # The same shares on an empty base or a die lying there: nothing.
+    assert _verdict(_field(), short, []) is None
+    assert _verdict(_field(die=True), short, []) is None
+    # A die just beyond the base puts a straight rim on its far arc, but the paint inside
+    # shows the base for what it is.
+    beyond = _field(die=True, die_beyond=1.0 + 0.42)
+    lab = cv2.cvtColor(beyond, cv2.COLOR_BGR2LAB).astype(np.float32)
+    x, y = GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS
+    assert _far_rim(lab, x, y, RADIUS, False) >= LONE_RIM_CLEAR
+    assert _verdict(beyond, short, []) is None
+    # Too little of the rim, or the facing stack's end touching it: nothing either.
+    assert _verdict(_field(EBONY), LONE_MOST_RIM - 0.05, []) is None
+    assert _verdict(_field(EBONY), short, [], facing=2.0 * RADIUS) is None
+
+
+def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
+    touching = 1.05 * RADIUS + 0.9 * FACING_TOUCH * RADIUS
+    # An empty ivory base (its far arc the facing checker's rim) is not a checker...
+    assert _verdict(_field(), 0.9, [0], facing=touching) == []
+    # ...an ebony checker there is, and nothing changes away from the facing stack.
+    assert _verdict(_field(EBONY), 0.9, [0], facing=touching) is None
+    assert _verdict(_field(), 0.9, [0], facing=touching + 0.2 * FACING_TOUCH * RADIUS) is None
+
+
+@pytest.mark.parametrize("seed, row, column, count", [
+    (292, "top", 6, 1),  # a black checker half under the frame's lip, near arc unseen
+    (335, "top", 0, 0),  # a white base touched by a facing white stack of 10
+])
+def test_hard_renders_lone_decisions(seed, row, column, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    truth = getattr(scene.truth, row)[column]
+    assert (truth.count if truth else 0) == count
+    rect = rectify(scene.image, scene.corners)
+    found = find_checkers(rect.field, rect.geometry)
+    assert found.row(row)[column].count == count
