@@ -31,6 +31,13 @@ RING_RADII = (0.82, 0.91, 1.0, 1.09, 1.18)
 #: Local contrast normalisation: window (in radii), gain over the local mean gradient, and the
 #: floor (share of the frame's strong-edge level) below which nothing counts as an edge.
 LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
+#: Where the neighbourhood's mean lightness (8-bit Lab L, 0..255) is below DARK_LIGHTNESS, the
+#: floor is lowered in proportion to (lightness + DARK_OFFSET): a camera's tone curve squeezes
+#: the darkest tones together (an underexposed photo, a gamma above 1), so a black checker's rim
+#: against a black frame keeps its contrast relative to the lightness around it but loses it
+#: against the field's bright edges.  (Contrast relative to lightness, as the eye sees it; the
+#: offset keeps the noise of the blacks from counting as edges.)
+DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
 
@@ -83,7 +90,16 @@ class RingScorer:
         size = int(radius * LOCAL_WINDOW) | 1
         norm = cv2.blur(mag, (size, size))
         norm *= LOCAL_GAIN
-        np.maximum(norm, cap * LOCAL_FLOOR, out=norm)
+        # The floor is lowered where the neighbourhood is very dark (see DARK_LIGHTNESS): a
+        # per-lightness table over the neighbourhood's mean lightness.  That mean varies
+        # slowly, so it is taken on every fourth pixel each way and interpolated (a sixth of
+        # the time of a full-size box filter).
+        floor = cap * LOCAL_FLOOR * np.minimum(
+            (np.arange(256, dtype=np.float32) + DARK_OFFSET) / (DARK_LIGHTNESS + DARK_OFFSET), 1)
+        light = cv2.blur(lab8[::4, ::4, 0], (size // 4 | 1,) * 2)
+        floor = cv2.resize(cv2.LUT(light, floor.astype(np.float32)), (self.width, self.height),
+                           interpolation=cv2.INTER_LINEAR)
+        np.maximum(norm, floor, out=norm)
         # weight = min(mag / norm, 1) / energy
         weight = np.divide(mag, norm, out=mag)
         np.minimum(weight, 1.0, out=weight)

@@ -10,7 +10,8 @@ from calibration.geometry import percentile
 from engine.position import Position
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
-from vision.rings import COVERAGE_ANGLES, EDGE_LEVEL, RING_RADII, RingScorer
+from vision.rings import (COVERAGE_ANGLES, DARK_LIGHTNESS, DARK_OFFSET, EDGE_LEVEL, RING_RADII,
+                          RingScorer)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,13 @@ def _reference_maps(field: np.ndarray, radius: float) -> tuple[np.ndarray, np.nd
     mag = np.sqrt(energy)
     cap = float(np.percentile(mag[::2, ::2], 80)) + 1e-3
     size = int(radius * 5) | 1
-    norm = np.maximum(cv2.blur(mag, (size, size)) * 1.2, cap * 0.7)
+    # The floor, lowered where the neighbourhood's mean lightness is below DARK_LIGHTNESS.
+    # (The neighbourhood's mean lightness on every fourth pixel each way, interpolated.)
+    light = cv2.blur(cv2.cvtColor(field, cv2.COLOR_BGR2LAB)[::4, ::4, 0], (size // 4 | 1,) * 2)
+    dark = np.minimum((light.astype(np.float32) + DARK_OFFSET) / (DARK_LIGHTNESS + DARK_OFFSET), 1)
+    floor = cv2.resize((cap * 0.7 * dark).astype(np.float32), field.shape[1::-1],
+                       interpolation=cv2.INTER_LINEAR)
+    norm = np.maximum(cv2.blur(mag, (size, size)) * 1.2, floor)
     weight = np.minimum(mag / norm, 1.0) / energy
     return (jxx - jyy) * weight, 2 * jxy * weight
 
@@ -103,6 +110,33 @@ def test_a_lone_disc_is_covered_all_round_at_its_centre_only() -> None:
                                                  np.float32([80, 80 + 14, 40]))
     assert full[0] == 1.0 and no_far[0] == 1.0 and no_near[0] == 1.0 and far[0] == 1.0
     assert full[1] < 0.6 and full[2] == 0.0
+
+
+def _dark_and_light_board() -> np.ndarray:
+    """A black frame holding a black checker (its rim a little lighter than the frame, as a
+    glossy edge is) beside a striped light field with white checkers: the stripes set the
+    field-wide strong-edge level, as a board's points do."""
+    image = np.full((160, 320, 3), 150, np.uint8)
+    image[:, 110:][np.arange(160) // 6 % 2 == 0] = 90
+    image[:, :110] = 14
+    cv2.circle(image, (55, 80), 14, (48, 48, 48), -1)
+    cv2.circle(image, (55, 80), 12, (22, 22, 22), -1)
+    for x in (170, 230, 290):
+        cv2.circle(image, (x, 80), 14, (245, 245, 245), -1)
+    noise = np.random.default_rng(2).normal(0, 1.5, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_black_rim_on_a_black_frame_stays_covered_in_a_darker_photo() -> None:
+    """A gamma of 1.8 (an underexposed photo) squeezes the black rim's contrast far below the
+    field's strong edges; relative to the dark around it, it is still a rim.  The flat black
+    with its noise still rings nowhere."""
+    image = _dark_and_light_board()
+    darker = np.clip(255 * (image / 255.0) ** 1.8, 0, 255).astype(np.uint8)
+    centres = np.float32([55, 170, 20, 60]), np.float32([80, 80, 30, 130])
+    for frame in (image, darker):
+        full = RingScorer(frame, 14.0).coverage(*centres)[0]
+        assert full.tolist() == [1.0, 1.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
