@@ -88,6 +88,12 @@ OVERLAP_BELOW = 1.85
 #: :data:`COLOUR_JUMP` (one checker's colour varies with glare, but a checker half hidden under
 #: one of its own colour shows the same paint).
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
+#: Centres closer than this (radii) overlap so far that the checker lying on top hides the
+#: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
+#: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`).  Two checkers that
+#: both do (touching ones) have no third between them.
+TIGHT_STEP = 1.3
+WHOLE_RIM = 0.92
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.0, 2.75
@@ -249,6 +255,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     successors = [[k for k in indices if row[k]] for row in follows_l]
     predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
+    whole, tight = _f32(WHOLE_RIM), _f32(TIGHT_STEP * radius)
     none = -1e9
     # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
     best_a = [none] * n
@@ -263,6 +270,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_a[j], count_a[j], sum_a[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j, overlap_j = ys_l[j], overlap_l[j]
         for k in successors[j]:
+            if overlap_j[k] and score >= whole and ys_l[k] - y_j < tight:
+                continue  # j's whole rim shows: k does not lie on it
             need = far_l[j] if overlap_j[k] else score
             after = next_a[k]
             if after >= 0:  # evenly spaced (see _even)
@@ -285,6 +294,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_b[j], count_b[j], sum_b[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j = ys_l[j]
         for i in predecessors[j]:
+            if overlap_l[i][j] and score >= whole and y_j - ys_l[i] < tight:
+                continue  # j's whole rim shows: i does not lie on it
             need = near_l[j] if overlap_l[i][j] else score
             before = prev_b[i]
             if before >= 0:
