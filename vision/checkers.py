@@ -90,10 +90,11 @@ OVERLAP_BELOW = 1.85
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
 #: Centres closer than this (radii) overlap so far that the checker lying on top hides the
 #: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
-#: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`).  Two checkers that
-#: both do (touching ones) have no third between them.
+#: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`, the level a checker on
+#: the bar, lying on top, shows).  Two checkers that both do (touching ones) have no third
+#: between them.
 TIGHT_STEP = 1.3
-WHOLE_RIM = 0.92
+WHOLE_RIM = BAR_THRESHOLD
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.0, 2.75
@@ -575,21 +576,24 @@ def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     tried = (max(LATERAL_OFFSETS) + 0.5 * (LATERAL_OFFSETS[1] - LATERAL_OFFSETS[0])) * width
     m, h = geometry.margin, geometry.height
     near, far = max(first_min, 0.0) * radius, FIRST_MAX * radius
+    # The best ring over the band where a stack's first checker lies, per image column (one
+    # reduction per row of points; each column's window is then a slice of it).
+    bands = {"top": (int(m + near), int(np.ceil(m + far)) + 1),
+             "bottom": (int(m + h - far), int(np.ceil(m + h - near)) + 1)}
+    strongest = {row: scorer.map[max(y0, 0):min(y1, scorer.height)].max(axis=0)
+                 for row, (y0, y1) in bands.items()
+                 if any(not chains[row, n][0] for n in range(POINTS_PER_ROW))}
     probes: dict[tuple[str, int], float] = {}
     for (row, column), axis in centres.items():
         if chains[row, column][0]:
             continue
         x0, x1 = max(int(round(axis)) - reach, 0), min(int(round(axis)) + reach + 1, scorer.width)
-        if row == "top":
-            y0, y1 = int(m + near), int(np.ceil(m + far)) + 1
-        else:
-            y0, y1 = int(m + h - far), int(np.ceil(m + h - near)) + 1
-        window = scorer.map[max(y0, 0):min(y1, scorer.height), x0:x1]
+        window = strongest[row][x0:x1]
         if window.size == 0:
             continue
-        best = int(np.argmax(window.max(axis=0)))
+        best = int(window.argmax())
         # A peak at the window's side is a shoulder of something beyond it (the neighbour's).
-        if best in (0, window.shape[1] - 1) or abs(x0 + best - axis) <= tried:
+        if best in (0, window.size - 1) or abs(x0 + best - axis) <= tried:
             continue
         probes[row, column] = float(x0 + best)
     if not probes:
