@@ -17,10 +17,17 @@ overlapped); the checkers both facing points claim belong to the longer stack.
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
 A checker alone on its point has nothing lying on it, so its rim must show on that arc too.
+Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's end
+that shows only part of a rim, half under its neighbour, must have its neighbour's colour (the
+point's paint beside a rim shows part of a ring too).
 
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
-whose checkers sit consistently beside their columns is read again where they are, and ring
-directions that fall outside the warped image count as unseen rather than as missing rims.
+whose checkers sit consistently beside their columns is read again where they are (a stack too
+far off to be found on its axis at all is looked for beside it first), and ring directions
+that fall outside the warped image count as unseen rather than as missing rims.
+
+On the bar a checker lies on top and shows its whole rim; a dark one on a dark bar shows a
+faint one, told from the bar's hinges (metal) by having the colour of a player's checkers.
 
 The stage returns image-space facts only (centres, scores, mean colours); naming colours and
 mapping them to players happens in :mod:`vision.reader` with the calibration.
