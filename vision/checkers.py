@@ -22,10 +22,17 @@ there a lone checker must have a colour other than the point's paint (read on th
 of the same paint).  A lone checker whose near arc hides under the frame's lip may fall short of
 the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
 rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
+Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's end
+that shows only part of a rim, half under its neighbour, must have its neighbour's colour (the
+point's paint beside a rim shows part of a ring too).
 
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
-whose checkers sit consistently beside their columns is read again where they are, and ring
-directions that fall outside the warped image count as unseen rather than as missing rims.
+whose checkers sit consistently beside their columns is read again where they are (a stack too
+far off to be found on its axis at all is looked for beside it first), and ring directions
+that fall outside the warped image count as unseen rather than as missing rims.
+
+On the bar a checker lies on top and shows its whole rim; a dark one on a dark bar shows a
+faint one, told from the bar's hinges (metal) by having the colour of a player's checkers.
 
 The stage returns image-space facts only (centres, scores, mean colours); naming colours and
 mapping them to players happens in :mod:`vision.reader` with the calibration.
@@ -106,6 +113,13 @@ OVERLAP_BELOW = 1.85
 #: :data:`COLOUR_JUMP` (one checker's colour varies with glare, but a checker half hidden under
 #: one of its own colour shows the same paint).
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
+#: Centres closer than this (radii) overlap so far that the checker lying on top hides the
+#: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
+#: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`, the level a checker on
+#: the bar, lying on top, shows).  Two checkers that both do (touching ones) have no third
+#: between them.
+TIGHT_STEP = 1.3
+WHOLE_RIM = BAR_THRESHOLD
 #: Spacing between successive checker centres in a stack, in radii: touching checkers are 2
 #: radii apart; players overlap tall stacks down to about 1.1 radii.
 MIN_STEP, MAX_STEP = 1.0, 2.75
@@ -267,6 +281,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     successors = [[k for k in indices if row[k]] for row in follows_l]
     predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
+    whole, tight = _f32(WHOLE_RIM), _f32(TIGHT_STEP * radius)
     none = -1e9
     # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
     best_a = [none] * n
@@ -281,6 +296,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_a[j], count_a[j], sum_a[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j, overlap_j = ys_l[j], overlap_l[j]
         for k in successors[j]:
+            if overlap_j[k] and score >= whole and ys_l[k] - y_j < tight:
+                continue  # j's whole rim shows: k does not lie on it
             need = far_l[j] if overlap_j[k] else score
             after = next_a[k]
             if after >= 0:  # evenly spaced (see _even)
@@ -303,6 +320,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_b[j], count_b[j], sum_b[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j = ys_l[j]
         for i in predecessors[j]:
+            if overlap_l[i][j] and score >= whole and y_j - ys_l[i] < tight:
+                continue  # j's whole rim shows: i does not lie on it
             need = near_l[j] if overlap_l[i][j] else score
             before = prev_b[i]
             if before >= 0:
@@ -583,21 +602,24 @@ def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     tried = (max(LATERAL_OFFSETS) + 0.5 * (LATERAL_OFFSETS[1] - LATERAL_OFFSETS[0])) * width
     m, h = geometry.margin, geometry.height
     near, far = max(first_min, 0.0) * radius, FIRST_MAX * radius
+    # The best ring over the band where a stack's first checker lies, per image column (one
+    # reduction per row of points; each column's window is then a slice of it).
+    bands = {"top": (int(m + near), int(np.ceil(m + far)) + 1),
+             "bottom": (int(m + h - far), int(np.ceil(m + h - near)) + 1)}
+    strongest = {row: scorer.map[max(y0, 0):min(y1, scorer.height)].max(axis=0)
+                 for row, (y0, y1) in bands.items()
+                 if any(not chains[row, n][0] for n in range(POINTS_PER_ROW))}
     probes: dict[tuple[str, int], float] = {}
     for (row, column), axis in centres.items():
         if chains[row, column][0]:
             continue
         x0, x1 = max(int(round(axis)) - reach, 0), min(int(round(axis)) + reach + 1, scorer.width)
-        if row == "top":
-            y0, y1 = int(m + near), int(np.ceil(m + far)) + 1
-        else:
-            y0, y1 = int(m + h - far), int(np.ceil(m + h - near)) + 1
-        window = scorer.map[max(y0, 0):min(y1, scorer.height), x0:x1]
+        window = strongest[row][x0:x1]
         if window.size == 0:
             continue
-        best = int(np.argmax(window.max(axis=0)))
+        best = int(window.argmax())
         # A peak at the window's side is a shoulder of something beyond it (the neighbour's).
-        if best in (0, window.shape[1] - 1) or abs(x0 + best - axis) <= tried:
+        if best in (0, window.size - 1) or abs(x0 + best - axis) <= tried:
             continue
         probes[row, column] = float(x0 + best)
     if not probes:

@@ -8,6 +8,8 @@ hinges by being one of the players' checkers.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,12 @@ from vision.rings import RingScorer
 #: In the bottom-left quarter only two checkers on its outermost point and five on its
 #: innermost: the quarter's fit from the inner stack alone cannot tell the outer column's shift.
 POSITION = Position.from_points(x={12: 2, 7: 5, 6: 5, 13: 3}, o={1: 2, 11: 5, 20: 3, 23: 5})
+
+
+@functools.lru_cache(maxsize=None)
+def _hard_scene(seed: int):
+    """A hard frame, drawn once for the tests that look at it."""
+    return render_board(None, RenderOptions(seed=seed, hard=True))
 
 
 def _bottom_left_out(corners, share: float):
@@ -48,7 +56,7 @@ def test_outer_stack_of_a_skewed_quarter_is_read_on_its_point(seed):
 def test_checker_with_a_broken_rim_on_the_bar_is_counted(seed):
     """Hard frames where a bar checker's rim covers about 0.9 of the ring (black on a black
     bar; a white one with a glint)."""
-    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    scene = _hard_scene(seed)
     obs = BoardReader().read(scene.image, corners=scene.corners)
     score = score_board(obs, scene.truth)
     assert score["bar_right"], (obs.bar, scene.truth.bar)
@@ -57,7 +65,7 @@ def test_checker_with_a_broken_rim_on_the_bar_is_counted(seed):
 def test_bar_ring_of_another_colour_needs_its_whole_rim():
     """A ring on the bar below the whole-rim level counts only in a players' colour: the same
     frame's bar read with no checker colours known keeps only its checkers with whole rims."""
-    scene = render_board(None, RenderOptions(seed=95, hard=True))
+    scene = _hard_scene(95)
     rect = rectify(scene.image, scene.corners)
     geometry = rect.geometry
     findings = find_checkers(rect.field, geometry)
@@ -104,13 +112,26 @@ def test_half_hidden_end_of_another_paint_is_not_a_checker():
                                    [0, 1], 11.0, 0.82) == [0, 1]
 
 
-@pytest.mark.parametrize("seed, row, column", [(246, "bottom", 6)])
+@pytest.mark.parametrize("seed, row, column", [(246, "bottom", 6), (275, "top", 6)])
 def test_no_extra_checker_beside_or_between_whole_rims(seed, row, column):
     """Hard frames: a white checker alone below a tall red stack (the tan base between them
     rang like a second white one), and two touching black checkers (a ring between them and
     one on the grey paint beyond made a stack of three)."""
-    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    scene = _hard_scene(seed)
     obs = BoardReader().read(scene.image, corners=scene.corners)
     seen = (obs.top if row == "top" else obs.bottom)[column]
     want = (scene.truth.top if row == "top" else scene.truth.bottom)[column]
     assert seen is not None and seen.count == want.count, (seen, want)
+
+
+def test_no_third_checker_between_two_whole_rims():
+    """Two checkers that touch both show whole rims; a weak ring between them (half a step
+    from each) would lie on one of them, which could then not show its whole rim."""
+    from vision.checkers import _chain
+    ys = np.float32([12.7, 24.7, 37.7])
+    full = np.float32([1.0, 0.62, 1.0])
+    no_far, no_near = np.float32([1.0, 0.61, 1.0]), np.float32([1.0, 0.78, 1.0])
+    colours = np.float32([[47, 128, 128], [60, 128, 128], [46, 128, 128]])
+    chain, _ = _chain(ys, full, no_far, no_near, 11.7, 0.82, 250.0, colours, 0.4,
+                      np.ones(3, np.float32))
+    assert chain == [0, 2]
