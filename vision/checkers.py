@@ -437,19 +437,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                  threshold, limit, first_min)
         if regular is not None:
             chains[row, column] = (regular, chains[row, column][1])
-    # Facing stacks cannot overlap: one found from the other edge by the tests above, as a
-    # stack of its own, keeps the checkers it spans (a tall stack seen from here looks faint).
-    reach = {}
-    for (row, column), cand in candidates.items():
-        facing = chains[row, column][0]
-        facing_row = "bottom" if row == "top" else "top"
-        reach[facing_row, column] = (min(limit, h - float(cand.ys[facing].max()) - 1.6 * radius)
-                                     if len(facing) >= RECOUNT_LEAST else limit)
-    for (row, column), cand in candidates.items():
-        tall = _faint_tall_stack(scorer, cand, chains[row, column][0], row == "top", radius,
-                                 threshold, reach[row, column], first_min)
-        if tall is not None:
-            chains[row, column] = (tall, chains[row, column][1])
+    _faint_tall_stacks(scorer, candidates, chains, radius, threshold, limit, h, first_min)
     for (row, column), cand in candidates.items():
         recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
         if recount is not None:
@@ -686,6 +674,26 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     _, x, y, d, a, b, c, e = best
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
+
+
+def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                       threshold: float, limit: float, height: int, first_min: float) -> None:
+    """Every point's stack read again as a faint tall stack (:func:`_faint_tall_stack`) where
+    that finds more checkers.  Facing stacks cannot overlap: one found from the other edge by
+    the ordinary tests, as a stack of four or more, keeps the checkers it spans (a tall stack
+    seen from the facing edge looks faint)."""
+    reach = {}
+    for (row, column), cand in candidates.items():
+        facing = chains[row, column][0]
+        facing_row = "bottom" if row == "top" else "top"
+        reach[facing_row, column] = (
+            min(limit, height - float(cand.ys[facing].max()) - 1.6 * radius)
+            if len(facing) >= RECOUNT_LEAST else limit)
+    for (row, column), cand in candidates.items():
+        tall = _faint_tall_stack(scorer, cand, chains[row, column][0], row == "top", radius,
+                                 threshold, reach[row, column], first_min)
+        if tall is not None:
+            chains[row, column] = (tall, chains[row, column][1])
 
 
 def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radius: float,

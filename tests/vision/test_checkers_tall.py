@@ -72,20 +72,18 @@ def test_a_stack_mostly_unseen_is_not_read():
     assert _faint(scorer, cand, [0]) is None
 
 
-@pytest.mark.parametrize("seed", [29, 58, 156])
-def test_tall_stacks_of_the_hard_set_are_read(seed: int):
+@pytest.mark.parametrize("seed", [29, 58, 156, 87])
+def test_boards_with_faint_tall_stacks_are_read_exactly(seed: int):
     """Hard synthetic frames whose stacks of ten or more were read as empty points: a red 15
-    on a red point (29), a white 15 and a white 11 under glare (58, 156)."""
+    on a red point (29), a white 15 and a white 11 under glare (58, 156); and a black 14 whose
+    far end, seen from the facing edge, must not become a faint stack of that point (87)."""
     from vision.reader import BoardReader
     from vision.render import RenderOptions, render_board
 
     scene = render_board(None, RenderOptions(seed=seed, hard=True))
     obs = BoardReader().read(scene.image, corners=scene.corners)
-    tall = [(row, c, truth.count)
-            for row in ("top", "bottom")
-            for c, truth in enumerate(getattr(scene.truth, row))
-            if truth is not None and truth.count >= 10]
-    assert tall
-    for row, c, count in tall:
-        seen = getattr(obs, row)[c]
-        assert seen is not None and seen.count == count, (row, c)
+    assert any(r is not None and r.count >= 10 for r in scene.truth.top + scene.truth.bottom)
+    for row in ("top", "bottom"):
+        truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
+        seen = [r.count if r else 0 for r in getattr(obs, row)]
+        assert seen == truth, row
