@@ -47,7 +47,9 @@ mapping them to players happens in :mod:`vision.reader` with the calibration.
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import math
 from dataclasses import dataclass, field as dc_field
 
 import cv2
@@ -56,7 +58,7 @@ import numpy as np
 from calibration.colours import weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.layers import read_layered
-from vision.rings import AXIS_ARC_DEG, RingScorer
+from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
 
 #: Share of ring directions with a radial edge (:meth:`RingScorer.coverage`) a checker needs.
 COVERAGE_THRESHOLD = 0.82
@@ -74,6 +76,17 @@ REGULAR_SLACK = 0.2
 #: worth adding: the fit's slack lets a ring snap onto the stack's straight sides, so a count
 #: one or more too high still scores well; an extra checker must pay for itself clearly.
 REGULAR_MARGIN = 0.03
+#: Glare clips a tall white stack's middle to plain white: where every sample across a ring
+#: direction's rim (the radii :data:`~vision.rings.RING_RADII`) has at least
+#: :data:`CLIPPED_LIGHTNESS` (8-bit Lab) nothing could show, rim or not, so a tall stack's
+#: checkers are scored over the directions that could show one.  A checker with at least
+#: :data:`UNSEEN_CHECKER` of its ring clipped is not seen at all; at most :data:`UNSEEN_MOST`
+#: of a stack may be unseen, never its two ends.
+CLIPPED_LIGHTNESS = 250
+UNSEEN_CHECKER = 0.5
+UNSEEN_MOST = 0.4
+#: Far ends (with their bases) a faint tall stack is fitted to, furthest first.
+FAR_ENDS_TRIED = 3
 #: Rim share a checker alone on its point must show on the arc facing the board's centre
 #: (within :data:`AXIS_ARC_DEG` of the point's axis) when its middle has the point's own
 #: colour (closer than :data:`SAME_PAINT`, lightness-weighted Lab, to the point one diameter
@@ -495,6 +508,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                  threshold, limit, first_min)
         if regular is not None:
             chains[row, column] = (regular, chains[row, column][1])
+    _faint_tall_stacks(scorer, candidates, chains, radius, threshold, limit, h, first_min)
     for (row, column), cand in candidates.items():
         recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
         if recount is not None:
@@ -854,6 +868,227 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     _, x, y, d, a, b, c, e = best
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
+
+
+def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                       threshold: float, limit: float, height: int, first_min: float) -> None:
+    """Every point's stack read again as a faint tall stack (:func:`_faint_tall_stack`) where
+    that finds more checkers.  Facing stacks cannot overlap: one found from the other edge by
+    the ordinary tests, as a stack of four or more, keeps the checkers it spans (a tall stack
+    seen from the facing edge looks faint)."""
+    reach = {}
+    for (row, column), cand in candidates.items():
+        facing = chains[row, column][0]
+        facing_row = "bottom" if row == "top" else "top"
+        reach[facing_row, column] = (
+            min(limit, height - float(cand.ys[facing].max()) - 1.6 * radius)
+            if len(facing) >= RECOUNT_LEAST else limit)
+    for (row, column), cand in candidates.items():
+        tall = _faint_tall_stack(scorer, cand, chains[row, column][0], row == "top", radius,
+                                 threshold, reach[row, column], first_min)
+        if tall is not None:
+            chains[row, column] = (tall, chains[row, column][1])
+
+
+def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radius: float,
+                    edge_up: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Share of the ring directions around each centre (``xs``, ``ys``) where every sample
+    across the rim is clipped white (``lightness``, 8-bit Lab, at least
+    :data:`CLIPPED_LIGHTNESS`): all round, without the arc facing the board's centre, without
+    the arc facing the edge (the arcs of :meth:`RingScorer.coverage`).
+
+    >>> light = np.full((60, 60), 120.0, np.float32)
+    >>> light[:, :30] = 255  # the left half clipped
+    >>> full, no_far, no_near = _clipped_shares(light, np.array([30.0, 30.0]),
+    ...                                         np.array([30.0, 10.0]), 8.0, True)
+    >>> [round(float(v), 2) for v in full]
+    [0.47, 0.47]
+    """
+    angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    radii = radius * np.asarray(RING_RADII)[:, None]
+    h, w = lightness.shape[:2]
+    fx = np.clip(np.rint(np.asarray(xs, float)[:, None, None] + radii * cos), 0, w - 1)
+    fy = np.clip(np.rint(np.asarray(ys, float)[:, None, None] + radii * sin), 0, h - 1)
+    # (centre, radius, direction): clipped across the rim at every radius.
+    gone = (lightness[fy.astype(np.intp), fx.astype(np.intp)] >= CLIPPED_LIGHTNESS).all(axis=1)
+    axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
+    up, down = sin < -axis_arc, sin > axis_arc
+    near, far = (up, down) if edge_up else (down, up)
+    return gone.mean(axis=1), gone[:, ~far].mean(axis=1), gone[:, ~near].mean(axis=1)
+
+
+def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+                      radius: float, threshold: float, limit: float, first_min: float
+                      ) -> list[int] | None:
+    """A tall overlapped stack too faint for the chain and for :func:`_regular_stack`, fitted
+    as a whole the same way (evenly spaced from a base at the edge to a far end, each centre
+    within :data:`REGULAR_SLACK` of the model) with two allowances that only a whole
+    overlapped stack of at least :data:`RECOUNT_LEAST` gets, never a single checker:
+
+    * glare clipped to plain white hides a stretch of a white stack: ring directions that could
+      show nothing do not count against a checker, and checkers lying mostly in it count as
+      unseen (see :data:`CLIPPED_LIGHTNESS`); the count then
+      follows the rims' rhythm (:func:`_seen_recount`);
+    * the checker lying on top of the pile has one of its own colour under it, so the arc where
+      they meet may be too faint for that checker to be proposed as the far end: it is proposed
+      from its rim but for that arc, and the fit must see its whole rim where it puts it.
+
+    Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
+    ``chain``, else ``None``.
+    """
+    if len(chain) >= RECOUNT_LEAST:
+        return None  # a stack found as one: its count is the rhythm recount's business
+    # (Plain Python over the few candidates of a point: almost all stop before the fit.)
+    ys_l, full_l, near_l = cand.ys.tolist(), cand.full.tolist(), cand.no_near.tolist()
+    end = max(ys_l[i] for i in chain) if chain else 0.0
+    # Far ends: whole rims, or whole but where the end lies on the checker under it.
+    nearest_top = max(end + 1.5 * radius, 4 * radius)
+    tops = [i for i, y in enumerate(ys_l) if nearest_top < y <= limit
+            and (full_l[i] >= threshold or near_l[i] >= threshold)]
+    if not tops:
+        return None
+    best_any = [max(a, b, c) for a, b, c in zip(full_l, cand.no_far.tolist(), near_l)]
+    lowest, highest = first_min * radius, FIRST_MAX * radius
+    bases = [i for i, y in enumerate(ys_l) if lowest <= y <= highest
+             and best_any[i] >= MEMBER_FLOOR]
+    if not bases:
+        return None
+    bases = sorted(bases, key=best_any.__getitem__, reverse=True)[:2]
+    rims = [v >= MEMBER_FLOOR for v in best_any]
+    in_order = sorted(ys_l)
+    unseen: list[bool] | None = None
+    paint: list[list[float]] | None = None
+    pairs = []
+    for f in bases:
+        for t in tops:
+            # An overlapped stack puts a ring-map peak near each of its checkers, under glare
+            # too; one colour from base to far end; rim evidence all along, where anything
+            # could show.
+            y_f, y_t = ys_l[f], ys_l[t]
+            length = y_t - y_f
+            peaks = bisect.bisect_left(in_order, y_t) - bisect.bisect_right(in_order, y_f)
+            if peaks < length / (OVERLAP_BELOW * radius) - 1.5:
+                continue
+            if paint is None:
+                paint = weighted(cand.colours).tolist()
+            if math.dist(paint[f], paint[t]) >= COLOUR_JUMP:  # as _colour_close
+                continue
+            between = [i for i, y in enumerate(ys_l) if y_f < y < y_t]
+            if unseen is None:
+                # Only a checker whose middle is clipped can lie in clipped glare.
+                bright = np.nonzero(cand.colours[:, 0] >= CLIPPED_LIGHTNESS)[0]
+                unseen = [False] * len(ys_l)
+                if bright.size:
+                    shares = _clipped_shares(scorer.lab[..., 0], cand.px[bright], cand.py[bright],
+                                             radius, edge_up)[0]
+                    for i, share in zip(bright.tolist(), shares.tolist()):
+                        unseen[i] = share >= UNSEEN_CHECKER
+            seen = [rims[i] for i in between if not unseen[i]]
+            if seen and sum(seen) < 0.6 * len(seen):
+                continue
+            pairs.append((y_t, f, t))
+    # The pile's top is the furthest end that fits: a few of the furthest are tried (each
+    # costs a dozen fits).
+    hypotheses = []
+    for y_t, f, t in sorted(pairs, reverse=True)[:FAR_ENDS_TRIED]:
+        # Overlapped steps only: touching checkers each show a rim of their own.
+        length = y_t - ys_l[f]
+        lo = max(RECOUNT_LEAST, len(chain) + 1, int(length / (OVERLAP_BELOW * radius)) + 2)
+        hi = min(15, int(length / (MIN_STEP * radius)) + 1)
+        hypotheses.extend((f, t, n) for n in range(lo, hi + 1))
+    if not hypotheses:
+        return None
+    xs, ys, dist = [], [], []
+    for f, t, n in hypotheses:
+        share = np.linspace(0, 1, n)
+        xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
+        ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
+        dist.append(cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share)
+    all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+    shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
+    sign = 1.0 if edge_up else -1.0
+    full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
+                                      scorer.coverage(np.tile(all_x, len(shifts)),
+                                                      np.concatenate([all_y + sign * d
+                                                                      for d in shifts]),
+                                                      edge_up))
+    # Rims are scored over the ring directions that could show one (only a checker whose
+    # middle is clipped can lie in clipped glare).
+    lightness = scorer.lab[..., 0]
+    clip_full, clip_far, clip_near = (np.zeros(all_x.size) for _ in range(3))
+    bright = lightness[np.clip(np.rint(all_y), 0, lightness.shape[0] - 1).astype(np.intp),
+                       np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
+                       ] >= CLIPPED_LIGHTNESS
+    if bright.any():
+        clip_full[bright], clip_far[bright], clip_near[bright] = _clipped_shares(
+            lightness, all_x[bright], all_y[bright], radius, edge_up)
+    unseen_all = clip_full >= UNSEEN_CHECKER
+    full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
+                                      for v, clip in ((full, clip_full), (no_far, clip_far),
+                                                      (no_near, clip_near)))
+    passed: dict[tuple[int, int, int], tuple] = {}
+    start = 0
+    for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
+        part = slice(start, start + n)
+        start += n
+        gone = unseen_all[part]
+        if gone[0] or gone[-1] or gone.sum() > UNSEEN_MOST * n:
+            continue
+        a, b, c = full_seen[part], far_seen[part], near_seen[part]
+        # Each lies on the one before (the top one last) or the other way round; the one on
+        # top of the pile shows its whole rim where the model puts it.
+        later_on_top = np.append(b[:-1], a[-1])
+        earlier_on_top = np.insert(c[1:], 0, a[0])
+        colours = None
+        # (A far end proposed by its rim but for its near arc lies on the pile: the other
+        # way round it would lie under the others, and such a far end must be a whole-rim
+        # candidate, as in _regular_stack.)
+        whole = full_l[t] >= threshold
+        ways = ((later_on_top, a[-1]), (earlier_on_top, a[0])) if whole else (
+            (later_on_top, a[-1]),)
+        for scores, top_one in ways:
+            seen = scores[~gone]
+            if top_one < threshold or seen.min() < MEMBER_FLOOR or seen.mean() < threshold:
+                continue
+            if colours is None:
+                colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
+                middle = np.median(colours, axis=0)
+                spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
+            if spread >= COLOUR_JUMP:
+                continue
+            # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
+            value = float((seen - threshold - REGULAR_MARGIN).sum())
+            if (f, t, n) not in passed or value > passed[f, t, n][0]:
+                passed[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
+                                   far_arc[part], gone)
+    if not passed:
+        return None
+    key = max(passed, key=lambda k: passed[k][0])
+    recount = _seen_recount(scorer, *key, *passed[key][1:4], passed[key][-1], radius)
+    if recount in passed:
+        key = recount
+    _, x, y, d, a, b, c, e, _ = passed[key]
+    base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
+    return list(range(base, base + len(d)))
+
+
+def _seen_recount(scorer: RingScorer, base: int, top: int, n: int, x: np.ndarray,
+                  y: np.ndarray, dist: np.ndarray, gone: np.ndarray, radius: float
+                  ) -> tuple[int, int, int] | None:
+    """The fit one checker shorter or longer than ``n`` that the rhythm of a stack's rims
+    (:func:`_stack_period`, base to top) asks for, as ``(base, top, count)``, when some of its
+    checkers are unseen (``gone``, under clipped glare): unseen checkers neither add to a fit
+    nor take from it, so fits of one checker more or less score about alike and the spacing
+    of the rims that do show tells them apart.  ``None`` when nothing is unseen or the rhythm
+    has no peak within the plausible steps."""
+    if not gone.any():
+        return None
+    step, _ = _stack_period(scorer.lab, float(np.median(x)), float(y[0]), float(y[-1]), radius)
+    if step <= 0:
+        return None
+    count = int(round(float(dist[-1] - dist[0]) / step)) + 1
+    return (base, top, count) if abs(count - n) == 1 else None
 
 
 def _stack_period(lab: np.ndarray, x: float, y0: float, y1: float, radius: float
