@@ -500,9 +500,12 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         chain = cand.chain(radius, threshold, limit, first_min)
         # A column read again where its quarter's fit puts it keeps what it found before
         # unless the new reading finds as many checkers (a fit pulled by one odd stack must
-        # not lose a stack that was read right).
-        if len(chain[0]) >= len(chains[key][0]):
+        # not lose a stack that was read right).  What it found before includes a stack found
+        # beside its axis, now that the fit says the column does lie there.
+        if len(chain[0]) >= len(measured[1][key][0]):
             candidates[key], chains[key] = cand, chain
+        else:
+            candidates[key], chains[key] = measured[0][key], measured[1][key]
     for (row, column), cand in candidates.items():
         regular = _regular_stack(scorer, cand, chains[row, column][0], row == "top", radius,
                                  threshold, limit, first_min)
