@@ -19,11 +19,12 @@ says so instead of guessing.
    parallel edges: rim, bevel, the field's own edge; the field's edge may show along only half
    its length, where light points meet the frame, so weaker edges are candidates too);
 2. each short side is placed by the points themselves: between it and the bar stand six equal
-   points, so it is where a comb of six points ending at the bar's edge puts the row's edges on
-   the triangles' borders and none on their middles (trays and frame edges beside the field do
-   not fool this, and a contour cut by checkers does not matter); the comb is sure to about a
-   quarter of a point, so the clearest straight edge within that which the comb likes almost
-   as well then places the side exactly;
+   points (the bar: the strongest long edges near the middle with one colour between them all
+   along, not two columns of checkers beside it), so it is where a comb of six points ending
+   at the bar's edge puts the row's edges on the triangles' borders and none on their middles
+   (trays and frame edges beside the field do not fool this, and a contour cut by checkers
+   does not matter); the comb is sure to about a quarter of a point, so the clearest straight
+   edge within that which the comb likes almost as well then places the side exactly;
 3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
    edge nearest to it.
 
@@ -452,6 +453,11 @@ SIDE_SLANT = 0.03
 #: comb's placement when the comb scores it at least this share of its own best.
 COMB_EDGE_SHARE = 0.75
 COMB_EDGE_REACH = 0.35
+#: The bar's few strongest candidate edge pairs are judged also by how the colour between
+#: them changes along the bar: its strength counts half when the typical row differs by this
+#: many levels (of 255) from the bar's usual colour (wood grain and noise differ by a few).
+BAR_PAIRS_JUDGED = 6
+BAR_COLOUR_STEP = 10.0
 
 
 def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: float
@@ -648,11 +654,17 @@ def _comb_scores(profile: np.ndarray, inner: float, xs: np.ndarray) -> np.ndarra
     return (capped[bi].mean(axis=1) - capped[mi].mean(axis=1)) / (capped.mean() + 1e-6)
 
 
-def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12
-               ) -> tuple[float, float] | None:
+def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12,
+               picture: np.ndarray | None = None) -> tuple[float, float] | None:
     """The bar's two long edges: the strongest pair of full-height vertical edges near the
     middle of the straightened picture (checkers and dice cover only parts of them), their
-    middle at most ``off_centre`` of the width from the picture's."""
+    middle at most ``off_centre`` of the width from the picture's.
+
+    With ``picture`` (the same rows of the straightened picture) the strongest few pairs are
+    also judged by what lies between them: the bar is one piece, its colour the same along most
+    of its length, while two columns of checkers on the points beside it (a colour at the top,
+    another or the field at the bottom) can have edges as long and as strong as a wooden bar's
+    (:data:`BAR_COLOUR_STEP`)."""
     profile = np.median(gx_abs, axis=0)
     profile = np.convolve(profile, np.ones(3) / 3, mode="same")
     mid = mx + w / 2
@@ -662,8 +674,29 @@ def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12
     if not usable.any():
         return None
     a, b = np.broadcast_to(a, b.shape)[usable], b[usable]
-    i = int(np.argmax(np.minimum(profile[a], profile[b])))
-    return float(a[i]), float(b[i])
+    strength = np.minimum(profile[a], profile[b])
+    if picture is None:
+        i = int(np.argmax(strength))
+        return float(a[i]), float(b[i])
+    best, chosen = -1.0, None
+    considered: list[tuple[int, int]] = []
+    for i in np.argsort(-strength)[:BAR_PAIRS_JUDGED * 8].tolist():
+        left, right = int(a[i]), int(b[i])
+        if any(abs(left - l2) < 4 and abs(right - r2) < 4 for l2, r2 in considered):
+            continue  # (the same edges, a pixel or two apart)
+        considered.append((left, right))
+        inside = picture[:, left + 3: right - 2]
+        if inside.shape[1] == 0:
+            continue
+        along = inside.mean(axis=1)  # the colour along the bar, row by row
+        along = along.reshape(along.shape[0], -1)
+        change = float(np.median(np.abs(along - np.median(along, axis=0)).max(axis=1)))
+        judged = float(strength[i]) / (1.0 + change / BAR_COLOUR_STEP)
+        if judged > best:
+            best, chosen = judged, (float(left), float(right))
+        if len(considered) >= BAR_PAIRS_JUDGED:
+            break
+    return chosen
 
 
 def refine_corners(frame: np.ndarray, rough: np.ndarray,
@@ -698,8 +731,8 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
             gx = _colour_gradient(rect, 1, 0)
             gx_abs = np.abs(gx)
             # The sides move by at most ``reach_x``, and so, by half that, the middle.
-            bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w,
-                             min(0.12, reach_x))
+            bar_rows = slice(my + int(0.04 * h), my + int(0.96 * h))
+            bar = _bar_edges(gx_abs[bar_rows], mx, w, min(0.12, reach_x), rect[bar_rows])
             if bar is None:
                 continue
             ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}

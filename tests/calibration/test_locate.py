@@ -119,3 +119,28 @@ def test_wrong_fields_are_refused_or_put_right():
             assert str(exc).startswith("cannot find the board: "), exc
             continue
         assert corner_error(align_to(found, scene.corners), scene.corners) <= 0.02, seed
+
+
+def test_the_bar_is_one_piece_not_two_columns_of_checkers():
+    """A wooden bar's edges can be no stronger than those of the checkers stacked on the
+    points beside it; the bar is told by its colour, the same all along it, where the
+    checkers' column is one colour at the top, another at the bottom and the field between."""
+    import cv2
+
+    from calibration.locate import _bar_edges
+
+    rng = np.random.default_rng(3)
+    mx, w, h = 20, 480, 400
+    picture = np.full((h, w + 2 * mx, 3), (50, 105, 165), np.float32)
+    picture += rng.normal(0, 3, picture.shape).astype(np.float32)  # the grain, roughly
+    bar = (mx + 228, mx + 258)
+    picture[:, bar[0]: bar[1]] *= 0.93  # a slightly darker strip, with faint edges
+    column = (mx + 196, mx + 226)  # checkers on the point next to the bar: red, then white
+    picture[20: 190, column[0]: column[1]] = (40, 40, 170)
+    picture[210: 380, column[0]: column[1]] = (225, 230, 232)
+    gx_abs = np.abs(cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)).max(axis=2)
+    rows = slice(int(0.04 * h), int(0.96 * h))
+    by_edges = _bar_edges(gx_abs[rows], mx, w)
+    judged = _bar_edges(gx_abs[rows], mx, w, picture=picture[rows])
+    assert by_edges is not None and abs(by_edges[0] - column[0]) <= 3  # the edges alone: fooled
+    assert judged is not None and abs(judged[0] - bar[0]) <= 3 and abs(judged[1] - bar[1]) <= 3
