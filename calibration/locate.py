@@ -12,6 +12,12 @@ outline of half the field, or one shifted by a point, passes on a triangle's edg
 of checkers, weaker than a real bar).  When nothing scores like a board, :class:`LocateError`
 says so instead of guessing.
 
+A bar of the field's own wood beside wooden points shows hardly any edge (its grooves are no
+stronger than the grain).  So when no outline shows a clear bar and none is found, the outlines
+are judged once more with the points' rhythm standing in for the bar (:func:`points_rhythm`:
+six equal points from each short side to the bar, the comb's teeth on the triangles' borders);
+a field found so must show its ends as clearly as its long sides.
+
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
 1. each long side (along the points' bases) goes to the long straight edge near it that has
@@ -86,6 +92,15 @@ MIN_SHORT_SIDE_CONTRAST = 0.15
 CHECK_WIDTH = 240
 #: Rough outlines refined and checked, best ranked first, before giving up.
 OUTLINES_TRIED = 3
+#: Where the points' bases are looked at for their rhythm (:func:`points_rhythm`): bands at
+#: the top and bottom of the field, as shares of its height; how far from the middle the bar's
+#: edges are looked for (share of the width), and how far off the middle the bar may be.
+RHYTHM_BANDS = ((0.02, 0.16), (0.84, 0.98))
+RHYTHM_BAR_REACH = 0.07
+RHYTHM_BAR_OFF_CENTRE = 0.02
+#: Points' rhythm that counts as clear: the points' borders show three times the change
+#: their middles do.
+CLEAR_RHYTHM = 0.5
 
 
 class LocateError(ValueError):
@@ -262,6 +277,65 @@ def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
     return float(np.sort(score)[1])
 
 
+def points_rhythm(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, float, float]:
+    """How clearly the points' bases on a canonical field stand in four rows of six equal
+    points, each row from a short side of the field to the bar: ``(evidence, bar_left,
+    bar_right)`` for the bar placement (near the middle) that fits best.
+
+    Along the bases (a band at the top and one at the bottom of the field) the change across
+    the columns is strong at the triangles' borders and weak at their middles.  For one quarter
+    with its outer edge at ``e`` and the bar's edge at ``b`` the borders are at ``e + k (b - e)
+    / 6``; its evidence is ``(borders - middles) / (borders + middles)`` of that change, from -1
+    to 1.  The field's evidence is the second weakest quarter's (checkers may cover one
+    quarter's bases).  A field shifted by half a point, or half a field, puts the comb's teeth
+    on the points' middles or out of step with them; this is what tells a board whose bar
+    shows no edges of its own (a wooden bar beside wooden points) from a mere outline.
+
+    >>> pitch = 10
+    >>> row = np.zeros((30, 13 * pitch, 3), np.uint8)
+    >>> for k in range(13):  # alternating dark and light points, the bar plain
+    ...     row[:, k * pitch: (k + 1) * pitch] = 0 if k == 6 else (60 if k % 2 else 200)
+    >>> evidence, left, right = points_rhythm(row, BoardGeometry(13 * pitch, 30, 60.0, 70.0))
+    >>> evidence > 0.5, abs(left - 60) <= 2, abs(right - 70) <= 2
+    (True, True, True)
+    """
+    field = field.astype(np.float32)
+    grads = np.abs(cv2.Sobel(field, cv2.CV_32F, 1, 0, ksize=3))
+    change = grads.max(axis=2) if grads.ndim == 3 else grads
+    h, w = change.shape
+    profiles = []
+    for top, bottom in RHYTHM_BANDS:
+        profile = np.median(change[int(top * h): max(int(bottom * h), int(top * h) + 1)], axis=0)
+        # A few very strong edges (a checker's rim, glare) must not decide alone.
+        profile = np.minimum(profile, np.percentile(profile, 90))
+        profiles.append(np.convolve(profile, np.ones(3) / 3, mode="same"))
+    mid = w / 2
+    inner_left = np.arange(int(mid - RHYTHM_BAR_REACH * w), int(mid - 0.01 * w) + 1)
+    inner_right = np.arange(int(np.ceil(mid + 0.01 * w)), int(mid + RHYTHM_BAR_REACH * w) + 1)
+    if inner_left.size == 0 or inner_right.size == 0:
+        return 0.0, geometry.bar_left, geometry.bar_right
+
+    def quarter(profile: np.ndarray, outer: float, inner: np.ndarray) -> np.ndarray:
+        pitch = (inner - outer)[:, None] / 6.0
+        borders = outer + pitch * np.arange(1, 6)[None, :]
+        middles = outer + pitch * (np.arange(6)[None, :] + 0.5)
+        on = profile[np.clip(np.round(borders).astype(int), 0, w - 1)].mean(axis=1)
+        off = profile[np.clip(np.round(middles).astype(int), 0, w - 1)].mean(axis=1)
+        return (on - off) / (on + off + 1e-6)
+
+    # quarters: (left inner edges) x (right inner edges) x 4
+    quarters = np.stack(np.broadcast_arrays(
+        *[part for p in profiles for part in (quarter(p, 0.0, inner_left)[:, None],
+                                               quarter(p, w - 1.0, inner_right)[None, :])]),
+        axis=2)
+    second_weakest = np.sort(quarters, axis=2)[:, :, 1]
+    # The bar sits in the middle (the corners are only roughly placed).
+    off_centre = np.abs((inner_left[:, None] + inner_right[None, :]) / 2 - mid)
+    second_weakest[off_centre > RHYTHM_BAR_OFF_CENTRE * w] = -1.0
+    i, j = np.unravel_index(int(np.argmax(second_weakest)), second_weakest.shape)
+    return float(second_weakest[i, j]), float(inner_left[i]) + 0.5, float(inner_right[j]) + 0.5
+
+
 def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
     """How clearly each side (top, right, bottom, left) of the field on ``corners`` is the
     field's edge: ``(inside - outside) / (inside + outside)`` of the detail in a strip just
@@ -345,28 +419,57 @@ def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
 
 
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
-    """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels."""
+    """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels.
+
+    Outlines are first judged by the points' pattern and a clear bar; only when that finds no
+    field that checks out and no outline looked at closely shows a clear bar, again by the
+    pattern and the points' rhythm instead of the bar (:func:`points_rhythm`: a bar of the same
+    wood as the field shows no edges of its own).
+    """
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    quick: list[tuple[float, Corners]] = []
+    outlines: list[Corners] = []
     for quad in _quads(gray):
         ordered = _canonical_order(quad)
         for shift in range(2):  # the long sides may be either pair; 180 degrees is the same field
-            corners_np = np.roll(ordered, -shift, axis=0)
             try:
-                corners = check_corners(corners_np)
+                outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
-            quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners))
+    bars: list[float] = []
+    try:
+        return _locate_among(frame, small, scale, outlines, False, trace, bars)
+    except LocateError as error:
+        # The points alone vouch for a field only where no outline shows a clear bar (a bar of
+        # the field's own wood): where one does, the board is judged by it, and an outline
+        # whose bar is weak is a field astray (skewed onto a tray, a point off), not a
+        # board without a bar.
+        if max(bars, default=0.0) >= BAR_EVIDENCE:
+            raise
+        try:
+            return _locate_among(frame, small, scale, outlines, True, trace)
+        except LocateError as second:
+            # The first judgement's reason, unless only the second saw something like a board.
+            raise second if "does not end" in str(second) else error
+
+
+def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
+                  by_points: bool, trace: list[np.ndarray] | None,
+                  bars: list[float] | None = None) -> Corners:
+    """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`_board_score`
+    does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
+    ``bars`` collects the bar evidence of the outlines looked at closely."""
+    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points)[1], corners)
+             for corners in outlines]
     # A quick look at every outline, a closer one at the few best; those that look like a board
     # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
-        score, rank = _board_score(small, corners)
+        score, rank = _board_score(small, corners, by_points=by_points, bars=bars)
         if score >= MIN_SCORE:
             boards.append((rank, score, corners))
     if not boards:
@@ -383,7 +486,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         # latest step whose field still looks like a board and ends where the field does
         # (every side with points inside and plain frame outside) is taken.
         for found in reversed(steps):
-            if _field_checks_out(small, found * scale, score):
+            if _field_checks_out(small, found * scale, score, by_points):
                 if trace is not None:
                     trace.append(found.copy())
                 return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
@@ -391,7 +494,8 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                       "where a board's field does (give the corners with --corners)")
 
 
-def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float) -> bool:
+def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float,
+                      by_points: bool = False) -> bool:
     """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
     score at least :data:`REFINED_KEEP` of the rough outline's) and has points inside and plain
     frame outside every side (:func:`side_contrast`)."""
@@ -399,14 +503,18 @@ def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float
         checked = check_corners(corners)
     except GeometryError:
         return False
-    if _board_score(small, checked)[0] < REFINED_KEEP * rough_score:
+    if _board_score(small, checked, by_points=by_points)[0] < REFINED_KEEP * rough_score:
         return False
     contrast = side_contrast(small, checked)
+    # Without a bar to vouch for the field's middle, its ends must show as clearly as its
+    # long sides do (a side skewed onto a tray's edge shows some contrast too).
+    short_floor = MIN_LONG_SIDE_CONTRAST if by_points else MIN_SHORT_SIDE_CONTRAST
     return min(contrast["top"], contrast["bottom"]) >= MIN_LONG_SIDE_CONTRAST and \
-        min(contrast["left"], contrast["right"]) >= MIN_SHORT_SIDE_CONTRAST
+        min(contrast["left"], contrast["right"]) >= short_floor
 
 
-def _board_score(small: np.ndarray, corners: Corners, width: int | None = None
+def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
+                 by_points: bool = False, bars: list[float] | None = None
                  ) -> tuple[float, float]:
     """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
     at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
@@ -417,11 +525,22 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None
     of half the field, or one shifted by a few points, is a triangle's edge or a column of
     checkers, clear enough to pass but weaker, so among outlines that pass the stronger bar
     wins.
+
+    ``by_points``: the points' rhythm (:func:`points_rhythm`, up to :data:`CLEAR_RHYTHM`)
+    stands in for the bar, both times.  ``bars`` collects the bar evidence (when judged by
+    the bar).
     """
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
+    if by_points:
+        rhythm, bar_left, bar_right = points_rhythm(field, geometry)
+        support = pattern_score(field, geometry.with_bar(bar_left, bar_right)) * \
+            min(1.0, max(rhythm, 0.0) / CLEAR_RHYTHM)
+        return support, support
     geometry, bar = bar_evidence(field, geometry)
+    if bars is not None:
+        bars.append(bar)
     pattern = pattern_score(field, geometry)
     return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR)
 
