@@ -12,6 +12,12 @@ outline of half the field, or one shifted by a point, passes on a triangle's edg
 of checkers, weaker than a real bar).  When nothing scores like a board, :class:`LocateError`
 says so instead of guessing.
 
+A bar of the field's own wood beside wooden points shows hardly any edge (its grooves are no
+stronger than the grain).  So when no outline shows a clear bar and none is found, the outlines
+are judged once more with the points' rhythm standing in for the bar (:func:`points_rhythm`:
+six equal points from each short side to the bar, the comb's teeth on the triangles' borders);
+a field found so must show its ends as clearly as its long sides.
+
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
 1. each long side (along the points' bases) goes to the long straight edge near it that has
@@ -19,11 +25,12 @@ says so instead of guessing.
    parallel edges: rim, bevel, the field's own edge; the field's edge may show along only half
    its length, where light points meet the frame, so weaker edges are candidates too);
 2. each short side is placed by the points themselves: between it and the bar stand six equal
-   points, so it is where a comb of six points ending at the bar's edge puts the row's edges on
-   the triangles' borders and none on their middles (trays and frame edges beside the field do
-   not fool this, and a contour cut by checkers does not matter); the comb is sure to about a
-   quarter of a point, so the clearest straight edge within that which the comb likes almost
-   as well then places the side exactly;
+   points (the bar: the strongest long edges near the middle with one colour between them all
+   along, not two columns of checkers beside it), so it is where a comb of six points ending
+   at the bar's edge puts the row's edges on the triangles' borders and none on their middles
+   (trays and frame edges beside the field do not fool this, and a contour cut by checkers
+   does not matter); the comb is sure to about a quarter of a point, so the clearest straight
+   edge within that which the comb likes almost as well then places the side exactly;
 3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
    edge nearest to it.
 
@@ -85,6 +92,15 @@ MIN_SHORT_SIDE_CONTRAST = 0.15
 CHECK_WIDTH = 240
 #: Rough outlines refined and checked, best ranked first, before giving up.
 OUTLINES_TRIED = 3
+#: Where the points' bases are looked at for their rhythm (:func:`points_rhythm`): bands at
+#: the top and bottom of the field, as shares of its height; how far from the middle the bar's
+#: edges are looked for (share of the width), and how far off the middle the bar may be.
+RHYTHM_BANDS = ((0.02, 0.16), (0.84, 0.98))
+RHYTHM_BAR_REACH = 0.07
+RHYTHM_BAR_OFF_CENTRE = 0.02
+#: Points' rhythm that counts as clear: the points' borders show three times the change
+#: their middles do.
+CLEAR_RHYTHM = 0.5
 
 
 class LocateError(ValueError):
@@ -261,6 +277,65 @@ def pattern_score(field: np.ndarray, geometry: BoardGeometry) -> float:
     return float(np.sort(score)[1])
 
 
+def points_rhythm(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, float, float]:
+    """How clearly the points' bases on a canonical field stand in four rows of six equal
+    points, each row from a short side of the field to the bar: ``(evidence, bar_left,
+    bar_right)`` for the bar placement (near the middle) that fits best.
+
+    Along the bases (a band at the top and one at the bottom of the field) the change across
+    the columns is strong at the triangles' borders and weak at their middles.  For one quarter
+    with its outer edge at ``e`` and the bar's edge at ``b`` the borders are at ``e + k (b - e)
+    / 6``; its evidence is ``(borders - middles) / (borders + middles)`` of that change, from -1
+    to 1.  The field's evidence is the second weakest quarter's (checkers may cover one
+    quarter's bases).  A field shifted by half a point, or half a field, puts the comb's teeth
+    on the points' middles or out of step with them; this is what tells a board whose bar
+    shows no edges of its own (a wooden bar beside wooden points) from a mere outline.
+
+    >>> pitch = 10
+    >>> row = np.zeros((30, 13 * pitch, 3), np.uint8)
+    >>> for k in range(13):  # alternating dark and light points, the bar plain
+    ...     row[:, k * pitch: (k + 1) * pitch] = 0 if k == 6 else (60 if k % 2 else 200)
+    >>> evidence, left, right = points_rhythm(row, BoardGeometry(13 * pitch, 30, 60.0, 70.0))
+    >>> evidence > 0.5, abs(left - 60) <= 2, abs(right - 70) <= 2
+    (True, True, True)
+    """
+    field = field.astype(np.float32)
+    grads = np.abs(cv2.Sobel(field, cv2.CV_32F, 1, 0, ksize=3))
+    change = grads.max(axis=2) if grads.ndim == 3 else grads
+    h, w = change.shape
+    profiles = []
+    for top, bottom in RHYTHM_BANDS:
+        profile = np.median(change[int(top * h): max(int(bottom * h), int(top * h) + 1)], axis=0)
+        # A few very strong edges (a checker's rim, glare) must not decide alone.
+        profile = np.minimum(profile, np.percentile(profile, 90))
+        profiles.append(np.convolve(profile, np.ones(3) / 3, mode="same"))
+    mid = w / 2
+    inner_left = np.arange(int(mid - RHYTHM_BAR_REACH * w), int(mid - 0.01 * w) + 1)
+    inner_right = np.arange(int(np.ceil(mid + 0.01 * w)), int(mid + RHYTHM_BAR_REACH * w) + 1)
+    if inner_left.size == 0 or inner_right.size == 0:
+        return 0.0, geometry.bar_left, geometry.bar_right
+
+    def quarter(profile: np.ndarray, outer: float, inner: np.ndarray) -> np.ndarray:
+        pitch = (inner - outer)[:, None] / 6.0
+        borders = outer + pitch * np.arange(1, 6)[None, :]
+        middles = outer + pitch * (np.arange(6)[None, :] + 0.5)
+        on = profile[np.clip(np.round(borders).astype(int), 0, w - 1)].mean(axis=1)
+        off = profile[np.clip(np.round(middles).astype(int), 0, w - 1)].mean(axis=1)
+        return (on - off) / (on + off + 1e-6)
+
+    # quarters: (left inner edges) x (right inner edges) x 4
+    quarters = np.stack(np.broadcast_arrays(
+        *[part for p in profiles for part in (quarter(p, 0.0, inner_left)[:, None],
+                                               quarter(p, w - 1.0, inner_right)[None, :])]),
+        axis=2)
+    second_weakest = np.sort(quarters, axis=2)[:, :, 1]
+    # The bar sits in the middle (the corners are only roughly placed).
+    off_centre = np.abs((inner_left[:, None] + inner_right[None, :]) / 2 - mid)
+    second_weakest[off_centre > RHYTHM_BAR_OFF_CENTRE * w] = -1.0
+    i, j = np.unravel_index(int(np.argmax(second_weakest)), second_weakest.shape)
+    return float(second_weakest[i, j]), float(inner_left[i]) + 0.5, float(inner_right[j]) + 0.5
+
+
 def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
     """How clearly each side (top, right, bottom, left) of the field on ``corners`` is the
     field's edge: ``(inside - outside) / (inside + outside)`` of the detail in a strip just
@@ -344,28 +419,57 @@ def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
 
 
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
-    """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels."""
+    """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels.
+
+    Outlines are first judged by the points' pattern and a clear bar; only when that finds no
+    field that checks out and no outline looked at closely shows a clear bar, again by the
+    pattern and the points' rhythm instead of the bar (:func:`points_rhythm`: a bar of the same
+    wood as the field shows no edges of its own).
+    """
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    quick: list[tuple[float, Corners]] = []
+    outlines: list[Corners] = []
     for quad in _quads(gray):
         ordered = _canonical_order(quad)
         for shift in range(2):  # the long sides may be either pair; 180 degrees is the same field
-            corners_np = np.roll(ordered, -shift, axis=0)
             try:
-                corners = check_corners(corners_np)
+                outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
-            quick.append((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners))
+    bars: list[float] = []
+    try:
+        return _locate_among(frame, small, scale, outlines, False, trace, bars)
+    except LocateError as error:
+        # The points alone vouch for a field only where no outline shows a clear bar (a bar of
+        # the field's own wood): where one does, the board is judged by it, and an outline
+        # whose bar is weak is a field astray (skewed onto a tray, a point off), not a
+        # board without a bar.
+        if max(bars, default=0.0) >= BAR_EVIDENCE:
+            raise
+        try:
+            return _locate_among(frame, small, scale, outlines, True, trace)
+        except LocateError as second:
+            # The first judgement's reason, unless only the second saw something like a board.
+            raise second if "does not end" in str(second) else error
+
+
+def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
+                  by_points: bool, trace: list[np.ndarray] | None,
+                  bars: list[float] | None = None) -> Corners:
+    """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`_board_score`
+    does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
+    ``bars`` collects the bar evidence of the outlines looked at closely."""
+    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points)[1], corners)
+             for corners in outlines]
     # A quick look at every outline, a closer one at the few best; those that look like a board
     # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
-        score, rank = _board_score(small, corners)
+        score, rank = _board_score(small, corners, by_points=by_points, bars=bars)
         if score >= MIN_SCORE:
             boards.append((rank, score, corners))
     if not boards:
@@ -382,7 +486,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         # latest step whose field still looks like a board and ends where the field does
         # (every side with points inside and plain frame outside) is taken.
         for found in reversed(steps):
-            if _field_checks_out(small, found * scale, score):
+            if _field_checks_out(small, found * scale, score, by_points):
                 if trace is not None:
                     trace.append(found.copy())
                 return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
@@ -390,7 +494,8 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                       "where a board's field does (give the corners with --corners)")
 
 
-def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float) -> bool:
+def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float,
+                      by_points: bool = False) -> bool:
     """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
     score at least :data:`REFINED_KEEP` of the rough outline's) and has points inside and plain
     frame outside every side (:func:`side_contrast`)."""
@@ -398,14 +503,18 @@ def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float
         checked = check_corners(corners)
     except GeometryError:
         return False
-    if _board_score(small, checked)[0] < REFINED_KEEP * rough_score:
+    if _board_score(small, checked, by_points=by_points)[0] < REFINED_KEEP * rough_score:
         return False
     contrast = side_contrast(small, checked)
+    # Without a bar to vouch for the field's middle, its ends must show as clearly as its
+    # long sides do (a side skewed onto a tray's edge shows some contrast too).
+    short_floor = MIN_LONG_SIDE_CONTRAST if by_points else MIN_SHORT_SIDE_CONTRAST
     return min(contrast["top"], contrast["bottom"]) >= MIN_LONG_SIDE_CONTRAST and \
-        min(contrast["left"], contrast["right"]) >= MIN_SHORT_SIDE_CONTRAST
+        min(contrast["left"], contrast["right"]) >= short_floor
 
 
-def _board_score(small: np.ndarray, corners: Corners, width: int | None = None
+def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
+                 by_points: bool = False, bars: list[float] | None = None
                  ) -> tuple[float, float]:
     """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
     at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
@@ -416,11 +525,22 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None
     of half the field, or one shifted by a few points, is a triangle's edge or a column of
     checkers, clear enough to pass but weaker, so among outlines that pass the stronger bar
     wins.
+
+    ``by_points``: the points' rhythm (:func:`points_rhythm`, up to :data:`CLEAR_RHYTHM`)
+    stands in for the bar, both times.  ``bars`` collects the bar evidence (when judged by
+    the bar).
     """
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
+    if by_points:
+        rhythm, bar_left, bar_right = points_rhythm(field, geometry)
+        support = pattern_score(field, geometry.with_bar(bar_left, bar_right)) * \
+            min(1.0, max(rhythm, 0.0) / CLEAR_RHYTHM)
+        return support, support
     geometry, bar = bar_evidence(field, geometry)
+    if bars is not None:
+        bars.append(bar)
     pattern = pattern_score(field, geometry)
     return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR)
 
@@ -452,6 +572,11 @@ SIDE_SLANT = 0.03
 #: comb's placement when the comb scores it at least this share of its own best.
 COMB_EDGE_SHARE = 0.75
 COMB_EDGE_REACH = 0.35
+#: The bar's few strongest candidate edge pairs are judged also by how the colour between
+#: them changes along the bar: its strength counts half when the typical row differs by this
+#: many levels (of 255) from the bar's usual colour (wood grain and noise differ by a few).
+BAR_PAIRS_JUDGED = 6
+BAR_COLOUR_STEP = 10.0
 
 
 def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: float
@@ -648,11 +773,17 @@ def _comb_scores(profile: np.ndarray, inner: float, xs: np.ndarray) -> np.ndarra
     return (capped[bi].mean(axis=1) - capped[mi].mean(axis=1)) / (capped.mean() + 1e-6)
 
 
-def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12
-               ) -> tuple[float, float] | None:
+def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12,
+               picture: np.ndarray | None = None) -> tuple[float, float] | None:
     """The bar's two long edges: the strongest pair of full-height vertical edges near the
     middle of the straightened picture (checkers and dice cover only parts of them), their
-    middle at most ``off_centre`` of the width from the picture's."""
+    middle at most ``off_centre`` of the width from the picture's.
+
+    With ``picture`` (the same rows of the straightened picture) the strongest few pairs are
+    also judged by what lies between them: the bar is one piece, its colour the same along most
+    of its length, while two columns of checkers on the points beside it (a colour at the top,
+    another or the field at the bottom) can have edges as long and as strong as a wooden bar's
+    (:data:`BAR_COLOUR_STEP`)."""
     profile = np.median(gx_abs, axis=0)
     profile = np.convolve(profile, np.ones(3) / 3, mode="same")
     mid = mx + w / 2
@@ -662,8 +793,29 @@ def _bar_edges(gx_abs: np.ndarray, mx: int, w: int, off_centre: float = 0.12
     if not usable.any():
         return None
     a, b = np.broadcast_to(a, b.shape)[usable], b[usable]
-    i = int(np.argmax(np.minimum(profile[a], profile[b])))
-    return float(a[i]), float(b[i])
+    strength = np.minimum(profile[a], profile[b])
+    if picture is None:
+        i = int(np.argmax(strength))
+        return float(a[i]), float(b[i])
+    best, chosen = -1.0, None
+    considered: list[tuple[int, int]] = []
+    for i in np.argsort(-strength)[:BAR_PAIRS_JUDGED * 8].tolist():
+        left, right = int(a[i]), int(b[i])
+        if any(abs(left - l2) < 4 and abs(right - r2) < 4 for l2, r2 in considered):
+            continue  # (the same edges, a pixel or two apart)
+        considered.append((left, right))
+        inside = picture[:, left + 3: right - 2]
+        if inside.shape[1] == 0:
+            continue
+        along = inside.mean(axis=1)  # the colour along the bar, row by row
+        along = along.reshape(along.shape[0], -1)
+        change = float(np.median(np.abs(along - np.median(along, axis=0)).max(axis=1)))
+        judged = float(strength[i]) / (1.0 + change / BAR_COLOUR_STEP)
+        if judged > best:
+            best, chosen = judged, (float(left), float(right))
+        if len(considered) >= BAR_PAIRS_JUDGED:
+            break
+    return chosen
 
 
 def refine_corners(frame: np.ndarray, rough: np.ndarray,
@@ -698,8 +850,8 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
             gx = _colour_gradient(rect, 1, 0)
             gx_abs = np.abs(gx)
             # The sides move by at most ``reach_x``, and so, by half that, the middle.
-            bar = _bar_edges(gx_abs[my + int(0.04 * h): my + int(0.96 * h)], mx, w,
-                             min(0.12, reach_x))
+            bar_rows = slice(my + int(0.04 * h), my + int(0.96 * h))
+            bar = _bar_edges(gx_abs[bar_rows], mx, w, min(0.12, reach_x), rect[bar_rows])
             if bar is None:
                 continue
             ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}
