@@ -78,13 +78,14 @@ LONE_FAR_ARC = 0.7
 SAME_PAINT = 8.0
 #: A checker alone on its point may show less than :data:`COVERAGE_THRESHOLD` of its rim (its
 #: near arc under the frame's lip or against a dark frame, a flank against a neighbour of its
-#: colour) when the arc an empty base lacks, the one toward the point's tip, shows a clear rim:
-#: at least :data:`LONE_MOST_RIM` all round and a radial colour change of at least
-#: :data:`LONE_RIM_CLEAR` (Lab units per pixel, median over that arc's directions) between
-#: 0.8 and 1.2 radii.  Plain paint changes by about 1 there (synthetic and real), most
-#: checkers' rims by 10 to 80; a checker of its point's very colour may change it by as little
-#: as paint does, and is not taken this way.
-LONE_MOST_RIM = 0.74
+#: colour).  It is still taken with at least :data:`LONE_MOST_RIM` (three quarters) all round
+#: when its middle differs from the point's paint and the arc an empty base lacks, the one
+#: toward the point's tip, shows a clear rim: a radial colour change of at least
+#: :data:`LONE_RIM_CLEAR` (Lab units per pixel, median over that arc's directions) between 0.8
+#: and 1.2 radii.  Plain paint changes by about 1 there (synthetic and real), most checkers'
+#: rims by 10 to 80; a checker of its point's very colour may change it by as little as paint
+#: does, and is not taken this way.
+LONE_MOST_RIM = 0.75
 LONE_RIM_CLEAR = 8.0
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
