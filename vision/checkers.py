@@ -98,14 +98,19 @@ LONE_FAR_ARC = 0.7
 SAME_PAINT = 8.0
 #: A checker alone on its point may show less than :data:`COVERAGE_THRESHOLD` of its rim (its
 #: near arc under the frame's lip or against a dark frame, a flank against a neighbour of its
-#: colour) when the arc an empty base lacks, the one toward the point's tip, shows a clear rim:
-#: at least :data:`LONE_MOST_RIM` all round and a radial colour change of at least
-#: :data:`LONE_RIM_CLEAR` (Lab units per pixel, median over that arc's directions) between
-#: 0.8 and 1.2 radii.  Plain paint changes by about 1 there (synthetic and real), most
-#: checkers' rims by 10 to 80; a checker of its point's very colour may change it by as little
-#: as paint does, and is not taken this way.
-LONE_MOST_RIM = 0.74
+#: colour).  It is still taken with at least :data:`LONE_MOST_RIM` (three quarters) all round
+#: when its middle differs from the point's paint and the arc an empty base lacks, the one
+#: toward the point's tip, shows a clear rim: a radial colour change of at least
+#: :data:`LONE_RIM_CLEAR` (Lab units per pixel, median over that arc's directions) between 0.8
+#: and 1.2 radii.  Plain paint changes by about 1 there (synthetic and real), most checkers'
+#: rims by 10 to 80; a checker of its point's very colour may change it by as little as paint
+#: does, and is not taken this way.
+LONE_MOST_RIM = 0.75
 LONE_RIM_CLEAR = 8.0
+#: A lone checker whose centre lies within this many radii of the field's edge has its near
+#: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
+#: may instead show the threshold's share of its rim without that arc.
+LONE_EDGE_REACH = 1.2
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
 FACING_TOUCH = 2.6
@@ -1189,13 +1194,15 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     # (Most points have nothing to settle: plain Python until one has; this runs on every read.)
     touch = FACING_TOUCH * radius
     most, reach = _f32(LONE_MOST_RIM), _f32(FIRST_MAX * radius)
+    edge = _f32(LONE_EDGE_REACH * radius)
     empty = [key for key, (chain, _) in chains.items() if not chain]
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if len(chain) > 1:
             continue
-        if not chain and not any(f >= most and f < threshold and y <= reach for f, y in
-                                 zip(cand.full.tolist(), cand.ys.tolist())):
+        if not chain and not any(
+                f < threshold and y <= reach and (f >= most or (y <= edge and n >= threshold))
+                for f, y, n in zip(cand.full.tolist(), cand.ys.tolist(), cand.no_near.tolist())):
             continue  # no candidate near the edge with most of a rim but short of a checker's
         other = "bottom" if row == "top" else "top"
         facing_chain = chains[other, column][0]
@@ -1223,8 +1230,9 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
     candidate's far arc may be that checker's rim, so it tells nothing: a lone checker there
     must differ in colour from the point's paint (sampled on ``siblings``, empty points of the
     same paint, at the candidate's distance from the edge).  A point read empty takes the best
-    candidate near its edge that differs from that paint and shows a clear rim on its far arc
-    (:data:`LONE_RIM_CLEAR`); an empty base shows its paint inside and no rim there, and a die
+    candidate near its edge with most of a rim (:data:`LONE_MOST_RIM`, or all but a near arc
+    on the edge, :data:`LONE_EDGE_REACH`) that differs from that paint and shows a clear rim on
+    its far arc (:data:`LONE_RIM_CLEAR`); an empty base shows its paint inside and no rim there, and a die
     lying beyond it, which may put a straight edge on the far arc, leaves the paint inside.
     """
     if not siblings:
@@ -1244,8 +1252,9 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
         return None if own_colour(chain[0]) else []
     near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
             & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
-            & (cand.full >= LONE_MOST_RIM) & (cand.full < threshold)
-            & (cand.far_arc >= LONE_FAR_ARC))
+            & (cand.full < threshold) & (cand.far_arc >= LONE_FAR_ARC)
+            & ((cand.full >= LONE_MOST_RIM)
+               | ((cand.ys <= LONE_EDGE_REACH * radius) & (cand.no_near >= threshold))))
     for j in np.nonzero(near)[0][np.argsort(-cand.full[near])].tolist():
         if own_colour(j) and _far_rim(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
                                       edge_up) >= LONE_RIM_CLEAR:

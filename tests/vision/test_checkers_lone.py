@@ -55,22 +55,27 @@ def _field(lone: tuple[int, int, int] | None = None, die: bool = False,
     return cv2.GaussianBlur(field, (0, 0), 0.8)
 
 
-def _one_candidate(scorer: RingScorer, full: float, far_arc: float = 1.0) -> _Candidates:
-    """The base candidate of bottom point 2 with the given rim shares (the rest all round)."""
+def _one_candidate(scorer: RingScorer, full: float, no_near: float | None = None,
+                   from_edge: float = 1.05) -> _Candidates:
+    """The base candidate of bottom point 2 (on the drawn checker's place; said to lie
+    ``from_edge`` radii from the edge) with the given rim shares (``no_near``: without the arc
+    toward the edge; default ``full``)."""
     x = np.array([GEOMETRY.column_x(COLUMN)], np.float32)
     y = np.array([GEOMETRY.height - 1.05 * RADIUS], np.float32)
     share = np.array([full], np.float32)
-    return _Candidates(np.array([1.05 * RADIUS], np.float32), x, y, share, share.copy(),
-                       share.copy(), scorer.colour_at(x, y), np.array([far_arc], np.float32))
+    near = np.array([full if no_near is None else no_near], np.float32)
+    return _Candidates(np.array([from_edge * RADIUS], np.float32), x, y, share, share.copy(),
+                       near, scorer.colour_at(x, y), np.array([1.0], np.float32))
 
 
-def _verdict(field: np.ndarray, full: float, chain: list[int], facing: float = float("inf")
-             ) -> list[int] | None:
+def _verdict(field: np.ndarray, full: float, chain: list[int], facing: float = float("inf"),
+             no_near: float | None = None, from_edge: float = 1.05) -> list[int] | None:
     scorer = RingScorer(field, RADIUS)
     centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
     siblings = [("bottom", 0), ("bottom", 4)]
-    return _lone_verdict(scorer, _one_candidate(scorer, full), chain, False, facing, siblings,
-                         centres, RADIUS, COVERAGE_THRESHOLD, GEOMETRY.height, 0.4)
+    return _lone_verdict(scorer, _one_candidate(scorer, full, no_near, from_edge), chain, False,
+                         facing, siblings, centres, RADIUS, COVERAGE_THRESHOLD, GEOMETRY.height,
+                         0.4)
 
 
 def test_a_rim_shows_toward_the_tip_on_a_checker_not_on_an_empty_base_or_a_die():
@@ -101,6 +106,15 @@ def test_a_lone_checker_short_of_the_threshold_is_taken_when_its_far_rim_is_clea
     assert _verdict(_field(EBONY), short, [], facing=2.0 * RADIUS) is None
 
 
+def test_a_lone_checker_on_the_edge_may_hide_its_near_arc():
+    """Less than three quarters of the rim, but all of it save the arc on the field's edge."""
+    low = LONE_MOST_RIM - 0.05
+    assert _verdict(_field(EBONY), low, [], no_near=0.95) == [0]
+    # Away from the edge the near arc has no lip to hide under.
+    assert _verdict(_field(EBONY), low, [], no_near=0.95, from_edge=1.5) is None
+    assert _verdict(_field(), low, [], no_near=0.95) is None
+
+
 def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     touching = 1.05 * RADIUS + 0.9 * FACING_TOUCH * RADIUS
     # An empty ivory base (its far arc the facing checker's rim) is not a checker...
@@ -112,6 +126,7 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
 
 @pytest.mark.parametrize("seed, row, column, count", [
     (292, "top", 6, 1),  # a black checker half under the frame's lip, near arc unseen
+    (545, "top", 6, 1),  # a gold checker on a black point, its near arc on the frame's lip
     (335, "top", 0, 0),  # a white base touched by a facing white stack of 10
 ])
 def test_hard_renders_lone_decisions(seed, row, column, count):
