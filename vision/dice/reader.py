@@ -257,6 +257,7 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     # changes with the scale (a pip 13 px wide at one scale may measure 12 at the next), so
     # these are looked at again below that scale's band.
     too_large: dict[int, np.ndarray | None] = {1: None, -1: None}
+    grey_plus_10 = grey + 10.0
     for k in settings.scales:
         if k > 2 * min(h, w):
             break
@@ -271,19 +272,22 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             reference = cv2.morphologyEx(small, cv2.MORPH_CLOSE if polarity == 1 else cv2.MORPH_OPEN, kernel)
             if factor != 1:
                 reference = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR)
+            # (In place where an array is not needed again: these passes over the whole image
+            # are much of the search's time.)
             if polarity == 1:
-                reference = np.maximum(reference, grey)
+                np.maximum(reference, grey, out=reference)
                 diff = reference - grey
-                relative = diff / (reference + 10.0)
+                reference += 10.0
+                relative = np.divide(diff, reference, out=reference)
             else:
-                reference = np.minimum(reference, grey)
-                diff = grey - reference
-                relative = diff / (grey + 10.0)
-            binary = (relative > settings.min_relative_contrast) & (diff > settings.min_contrast)
+                np.minimum(reference, grey, out=reference)
+                diff = np.subtract(grey, reference, out=reference)
+                relative = diff / grey_plus_10
+            binary = relative > settings.min_relative_contrast
+            binary &= diff > settings.min_contrast
             if mask is not None:
                 binary &= mask > 0
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.astype(np.uint8), connectivity=8)
-            owner = labels.astype(np.int32) - 1
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.view(np.uint8), connectivity=8)
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
             big = np.maximum(stats[:, 2], stats[:, 3]) > 0.8 * k
             big[0] = False
@@ -291,15 +295,18 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             # Which components overlap a blob too large for the previous scale (one pass, not per blob).
             seen_larger = np.zeros(n, bool) if larger is None else np.bincount(labels[larger], minlength=n) > 0
             too_large[polarity] = big[labels]
-            for i in range(1, n):
-                x, y, bw, bh, area = stats[i]
-                # (A blob looked at again is one just below the band: far smaller ones were
-                # candidates at the previous scale.)
-                if area < 2 or (max(bw, bh) <= smallest and not (
-                        seen_larger[i] and max(bw, bh) > 0.75 * smallest)):
-                    continue
-                if big[i] and (k > settings.scales[0] or max(bw, bh) > 6 * k):
-                    continue
+            # The blobs worth a look, chosen all at once (most components are specks or were
+            # candidates at the previous scale).  (A blob looked at again is one just below the
+            # band: far smaller ones were candidates at the previous scale.)
+            extent = np.maximum(stats[:, 2], stats[:, 3])
+            wanted = (stats[:, 4] >= 2) & ((extent > smallest) | (seen_larger & (extent > 0.75 * smallest)))
+            if k > settings.scales[0]:
+                wanted &= ~big
+            else:
+                wanted &= ~(big & (extent > 6 * k))
+            wanted[0] = False
+            for i in np.flatnonzero(wanted).tolist():
+                x, y, bw, bh, area = stats[i].tolist()
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 blobs = _blobs_in_component(xs + x, ys + y, diff, polarity)
                 if big[i]:
@@ -312,9 +319,9 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                     for pip, _, _ in blobs:
                         pip.split_out = len(blobs) == 1
                 for pip, pxs, pys in blobs:
-                    level.append((pip, pxs, pys, i - 1))
+                    level.append((pip, pxs, pys, i))
             for pip, xs, ys, label in level:
-                _describe_surroundings(bgr, grey, pip, owner, label, full=False)
+                _describe_surroundings(bgr, grey, pip, labels, label, full=False, unowned=0)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
                 candidates.append((score, pip, xs, ys))
     # Where candidates of several scales overlap, keep the one that looks most like a pip.
@@ -358,13 +365,29 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     return PipField(accepted, grey, taken, typical_grey=typical)
 
 
+#: The variance of a pixel's own extent (a unit square), added to a blob's covariance.
+_PIXEL_VARIANCE = np.eye(2) / 12.0
+
+
 def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
-    """Covariance of a pixel set if it is shaped like a pip (a filled ellipse), else ``None``."""
+    """Covariance of a pixel set if it is shaped like a pip (a filled ellipse), else ``None``.
+
+    >>> yy, xx = np.nonzero(np.hypot(*np.mgrid[-4:5, -4:5]) <= 3.5)
+    >>> np.round(_pip_shape(xx, yy), 2).tolist()
+    [[3.0, 0.0], [0.0, 3.0]]
+    >>> _pip_shape(np.arange(12), np.zeros(12, int)) is None    # a line, no pip
+    True
+    """
     area = len(xs)
     if area < 2:
         return None
-    pts = np.stack([xs, ys], axis=1).astype(np.float64)
-    cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
+    # The covariance as np.cov(..., bias=True) computes it, without its general-case overhead
+    # (it dominated the search for pips).
+    centred = np.array((xs, ys), dtype=np.float64)
+    centred -= np.array((float(xs.sum()) / area, float(ys.sum()) / area))[:, None]
+    cov = centred @ centred.T
+    cov *= 1.0 / area
+    cov += _PIXEL_VARIANCE
     fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
     # Small blobs are too coarse to judge; larger ones must fill their ellipse (no rings, no glyphs).
     lo, hi = (0.55, 1.5) if area < 12 else (0.75, 1.3)
@@ -380,7 +403,7 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
                         polarity: int) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
     """The pips in one thresholded component: its core, or, when blur has joined pips, the parts
     its core splits into at higher contrast levels."""
-    strength = diff[xs * 0 + ys, xs]
+    strength = diff[ys, xs]
     peak = float(strength.max())
     for level in (0.5, 0.65, 0.8):
         core = strength >= level * peak
@@ -397,7 +420,8 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
             px, py = px + x0, py + y0
             cov = _pip_shape(px, py)
             if cov is not None:
-                found.append((Pip(float(px.mean()), float(py.mean()), cov, len(px), polarity,
+                # (Sums of pixel coordinates are exact: the same means as .mean(), sooner.)
+                found.append((Pip(float(px.sum()) / len(px), float(py.sum()) / len(py), cov, len(px), polarity,
                                   float(diff[py, px].mean())), px, py))
         if n == 2 and found:
             return found                 # one round core: a pip
@@ -407,9 +431,10 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
 
 
 def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int,
-                           full: bool = True) -> None:
+                           full: bool = True, unowned: int = -1) -> None:
     """Fill in a pip's grey level and the colour of the face around it (a ring, other pips excluded).
 
+    ``owner`` tells which pip covers each pixel (``index`` for this one, ``unowned`` where none).
     ``full=False`` is the quick version used to rank candidates: no colour, spread from the deviation.
     """
     h, w = grey.shape
@@ -417,16 +442,19 @@ def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: n
     half = int(math.ceil(2.6 * max(np.abs(s).sum(axis=1)))) + 2
     x0, y0 = max(0, int(pip.x) - half), max(0, int(pip.y) - half)
     x1, y1 = min(w, int(pip.x) + half + 1), min(h, int(pip.y) + half + 1)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    d = np.stack([xx - pip.x, yy - pip.y], axis=-1) @ np.linalg.inv(s).T
+    offsets = np.empty((y1 - y0, x1 - x0, 2))
+    offsets[..., 0] = np.arange(x0, x1) - pip.x
+    offsets[..., 1] = (np.arange(y0, y1) - pip.y)[:, None]
+    d = offsets @ np.linalg.inv(s).T
     rho = np.hypot(d[..., 0], d[..., 1])
     own = owner[y0:y1, x0:x1]
     inside = own == index
     region = grey[y0:y1, x0:x1]
     pip.pip_grey = float(region[inside].mean()) if inside.any() else float(grey[int(pip.y), int(pip.x)])
-    ring = (rho > 1.4) & (rho < 2.1) & (own < 0)
+    free = own == unowned
+    ring = (rho > 1.4) & (rho < 2.1) & free
     if ring.sum() < 4:
-        ring = (rho > 1.3) & (rho < 3.0) & (own < 0)
+        ring = (rho > 1.3) & (rho < 3.0) & free
     if ring.sum() < 3:
         pip.face_grey, pip.face_spread = pip.pip_grey, 255.0
         pip.face_bgr = bgr[int(pip.y), int(pip.x)].astype(np.float32)
