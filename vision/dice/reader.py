@@ -33,7 +33,10 @@ or size:
 4. **Cocked dice.**  The top face of a die lying flat is parallel to the board, and its
    side faces show no more than the camera's slant allows.  With the playing field's
    corners (``region``) the board's slant at every point is known (the homography of
-   the field), and a die is cocked only on positive evidence of a tilt: its top's pips (when
+   the field; where its corners leave the camera's lens open, as when its top and bottom
+   edges look parallel, a steeper slant is taken when two or more dice's tops square on the
+   board under it and not under the field's sides' own), and a die is cocked only on positive
+   evidence of a tilt: its top's pips (when
    large enough to show their shape) or its top's outline (four to six pips, whose centres
    are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
    face shown more than the slant allows (its pips seen more roundly, or, too small for
@@ -254,6 +257,7 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     # changes with the scale (a pip 13 px wide at one scale may measure 12 at the next), so
     # these are looked at again below that scale's band.
     too_large: dict[int, np.ndarray | None] = {1: None, -1: None}
+    grey_plus_10 = grey + 10.0
     for k in settings.scales:
         if k > 2 * min(h, w):
             break
@@ -268,19 +272,22 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             reference = cv2.morphologyEx(small, cv2.MORPH_CLOSE if polarity == 1 else cv2.MORPH_OPEN, kernel)
             if factor != 1:
                 reference = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR)
+            # (In place where an array is not needed again: these passes over the whole image
+            # are much of the search's time.)
             if polarity == 1:
-                reference = np.maximum(reference, grey)
+                np.maximum(reference, grey, out=reference)
                 diff = reference - grey
-                relative = diff / (reference + 10.0)
+                reference += 10.0
+                relative = np.divide(diff, reference, out=reference)
             else:
-                reference = np.minimum(reference, grey)
-                diff = grey - reference
-                relative = diff / (grey + 10.0)
-            binary = (relative > settings.min_relative_contrast) & (diff > settings.min_contrast)
+                np.minimum(reference, grey, out=reference)
+                diff = np.subtract(grey, reference, out=reference)
+                relative = diff / grey_plus_10
+            binary = relative > settings.min_relative_contrast
+            binary &= diff > settings.min_contrast
             if mask is not None:
                 binary &= mask > 0
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.astype(np.uint8), connectivity=8)
-            owner = labels.astype(np.int32) - 1
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.view(np.uint8), connectivity=8)
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
             big = np.maximum(stats[:, 2], stats[:, 3]) > 0.8 * k
             big[0] = False
@@ -288,15 +295,18 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             # Which components overlap a blob too large for the previous scale (one pass, not per blob).
             seen_larger = np.zeros(n, bool) if larger is None else np.bincount(labels[larger], minlength=n) > 0
             too_large[polarity] = big[labels]
-            for i in range(1, n):
-                x, y, bw, bh, area = stats[i]
-                # (A blob looked at again is one just below the band: far smaller ones were
-                # candidates at the previous scale.)
-                if area < 2 or (max(bw, bh) <= smallest and not (
-                        seen_larger[i] and max(bw, bh) > 0.75 * smallest)):
-                    continue
-                if big[i] and (k > settings.scales[0] or max(bw, bh) > 6 * k):
-                    continue
+            # The blobs worth a look, chosen all at once (most components are specks or were
+            # candidates at the previous scale).  (A blob looked at again is one just below the
+            # band: far smaller ones were candidates at the previous scale.)
+            extent = np.maximum(stats[:, 2], stats[:, 3])
+            wanted = (stats[:, 4] >= 2) & ((extent > smallest) | (seen_larger & (extent > 0.75 * smallest)))
+            if k > settings.scales[0]:
+                wanted &= ~big
+            else:
+                wanted &= ~(big & (extent > 6 * k))
+            wanted[0] = False
+            for i in np.flatnonzero(wanted).tolist():
+                x, y, bw, bh, area = stats[i].tolist()
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
                 blobs = _blobs_in_component(xs + x, ys + y, diff, polarity)
                 if big[i]:
@@ -309,9 +319,9 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                     for pip, _, _ in blobs:
                         pip.split_out = len(blobs) == 1
                 for pip, pxs, pys in blobs:
-                    level.append((pip, pxs, pys, i - 1))
+                    level.append((pip, pxs, pys, i))
             for pip, xs, ys, label in level:
-                _describe_surroundings(bgr, grey, pip, owner, label, full=False)
+                _describe_surroundings(bgr, grey, pip, labels, label, full=False, unowned=0)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
                 candidates.append((score, pip, xs, ys))
     # Where candidates of several scales overlap, keep the one that looks most like a pip.
@@ -355,13 +365,29 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     return PipField(accepted, grey, taken, typical_grey=typical)
 
 
+#: The variance of a pixel's own extent (a unit square), added to a blob's covariance.
+_PIXEL_VARIANCE = np.eye(2) / 12.0
+
+
 def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
-    """Covariance of a pixel set if it is shaped like a pip (a filled ellipse), else ``None``."""
+    """Covariance of a pixel set if it is shaped like a pip (a filled ellipse), else ``None``.
+
+    >>> yy, xx = np.nonzero(np.hypot(*np.mgrid[-4:5, -4:5]) <= 3.5)
+    >>> np.round(_pip_shape(xx, yy), 2).tolist()
+    [[3.0, 0.0], [0.0, 3.0]]
+    >>> _pip_shape(np.arange(12), np.zeros(12, int)) is None    # a line, no pip
+    True
+    """
     area = len(xs)
     if area < 2:
         return None
-    pts = np.stack([xs, ys], axis=1).astype(np.float64)
-    cov = np.cov(pts.T, bias=True) + np.eye(2) / 12.0
+    # The covariance as np.cov(..., bias=True) computes it, without its general-case overhead
+    # (it dominated the search for pips).
+    centred = np.array((xs, ys), dtype=np.float64)
+    centred -= np.array((float(xs.sum()) / area, float(ys.sum()) / area))[:, None]
+    cov = centred @ centred.T
+    cov *= 1.0 / area
+    cov += _PIXEL_VARIANCE
     fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
     # Small blobs are too coarse to judge; larger ones must fill their ellipse (no rings, no glyphs).
     lo, hi = (0.55, 1.5) if area < 12 else (0.75, 1.3)
@@ -377,7 +403,7 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
                         polarity: int) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
     """The pips in one thresholded component: its core, or, when blur has joined pips, the parts
     its core splits into at higher contrast levels."""
-    strength = diff[xs * 0 + ys, xs]
+    strength = diff[ys, xs]
     peak = float(strength.max())
     for level in (0.5, 0.65, 0.8):
         core = strength >= level * peak
@@ -394,7 +420,8 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
             px, py = px + x0, py + y0
             cov = _pip_shape(px, py)
             if cov is not None:
-                found.append((Pip(float(px.mean()), float(py.mean()), cov, len(px), polarity,
+                # (Sums of pixel coordinates are exact: the same means as .mean(), sooner.)
+                found.append((Pip(float(px.sum()) / len(px), float(py.sum()) / len(py), cov, len(px), polarity,
                                   float(diff[py, px].mean())), px, py))
         if n == 2 and found:
             return found                 # one round core: a pip
@@ -404,9 +431,10 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
 
 
 def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: np.ndarray, index: int,
-                           full: bool = True) -> None:
+                           full: bool = True, unowned: int = -1) -> None:
     """Fill in a pip's grey level and the colour of the face around it (a ring, other pips excluded).
 
+    ``owner`` tells which pip covers each pixel (``index`` for this one, ``unowned`` where none).
     ``full=False`` is the quick version used to rank candidates: no colour, spread from the deviation.
     """
     h, w = grey.shape
@@ -414,16 +442,19 @@ def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: n
     half = int(math.ceil(2.6 * max(np.abs(s).sum(axis=1)))) + 2
     x0, y0 = max(0, int(pip.x) - half), max(0, int(pip.y) - half)
     x1, y1 = min(w, int(pip.x) + half + 1), min(h, int(pip.y) + half + 1)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    d = np.stack([xx - pip.x, yy - pip.y], axis=-1) @ np.linalg.inv(s).T
+    offsets = np.empty((y1 - y0, x1 - x0, 2))
+    offsets[..., 0] = np.arange(x0, x1) - pip.x
+    offsets[..., 1] = (np.arange(y0, y1) - pip.y)[:, None]
+    d = offsets @ np.linalg.inv(s).T
     rho = np.hypot(d[..., 0], d[..., 1])
     own = owner[y0:y1, x0:x1]
     inside = own == index
     region = grey[y0:y1, x0:x1]
     pip.pip_grey = float(region[inside].mean()) if inside.any() else float(grey[int(pip.y), int(pip.x)])
-    ring = (rho > 1.4) & (rho < 2.1) & (own < 0)
+    free = own == unowned
+    ring = (rho > 1.4) & (rho < 2.1) & free
     if ring.sum() < 4:
-        ring = (rho > 1.3) & (rho < 3.0) & (own < 0)
+        ring = (rho > 1.3) & (rho < 3.0) & free
     if ring.sum() < 3:
         pip.face_grey, pip.face_spread = pip.pip_grey, 255.0
         pip.face_bgr = bgr[int(pip.y), int(pip.x)].astype(np.float32)
@@ -1293,6 +1324,81 @@ def _join_small_tops(groups: list[list[Face]]) -> list[list[Face]]:
     return [group for k, group in enumerate(groups) if k not in small]
 
 
+#: Focal lengths of plausible lenses, as shares of the frame's longer side (a phone's wide lens
+#: to a short telephoto), for a board whose corners leave the focal length open.
+_PLAUSIBLE_FOCALS = (0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
+
+
+def _field_aspects_by_lens(region: np.ndarray, principal_point: Point, longer_side: float) -> list[float]:
+    """The playing field's true aspect (width over height) under a pinhole camera whose axis
+    meets the frame at ``principal_point``: for the focal length its corners imply when they
+    imply one, else for each plausible lens (:data:`_PLAUSIBLE_FOCALS`).
+
+    A rectangle's vanishing points fix the focal length (Zhang and He, "Whiteboard scanning and
+    image enhancement", 2007) unless a pair of its sides looks parallel; then every lens gives
+    another slant, and another aspect.  Aspects outside 0.6 to 2.5 are dropped.
+
+    >>> square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], np.float64)
+    >>> [round(a, 3) for a in _field_aspects_by_lens(square, (50, 50), 100)]
+    [1.0]
+    >>> trapezoid = np.array([[10, 0], [90, 0], [100, 60], [0, 60]], np.float64)
+    >>> [round(a, 2) for a in _field_aspects_by_lens(trapezoid, (50, 30), 100)]  # a longer lens: steeper
+    [1.45, 1.41, 1.35, 1.27, 1.19, 1.09]
+    >>> skewed = np.array([[10, 0], [90, 5], [100, 60], [0, 60]], np.float64)   # the lens is measured
+    >>> [round(a, 2) for a in _field_aspects_by_lens(skewed, (50, 30), 100)]
+    [1.46]
+    """
+    u0, v0 = principal_point
+    m1, m2, m4, m3 = (np.array([x - u0, y - v0, 1.0]) for x, y in region)  # TL, TR, BR, BL
+    k2 = np.dot(np.cross(m1, m4), m3) / np.dot(np.cross(m2, m4), m3)
+    k3 = np.dot(np.cross(m1, m4), m2) / np.dot(np.cross(m3, m4), m2)
+    n2, n3 = k2 * m2 - m1, k3 * m3 - m1    # the field's sides (times unknown depths), from its top-left corner
+
+    def aspect(f2: float) -> float:
+        return float(np.sqrt((n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2) / (n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2)))
+
+    typical = 0.9 * longer_side
+    # A pair of sides looks parallel when its vanishing point is more than ~50 focal lengths out.
+    if abs(n2[2]) * typical > 0.02 * np.hypot(n2[0], n2[1]) and abs(n3[2]) * typical > 0.02 * np.hypot(n3[0], n3[1]):
+        f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / (n2[2] * n3[2])
+        if (0.3 * longer_side) ** 2 < f2 < (6.0 * longer_side) ** 2:
+            focals = [f2]
+        else:
+            focals = [(share * longer_side) ** 2 for share in _PLAUSIBLE_FOCALS]
+    else:
+        focals = [(share * longer_side) ** 2 for share in _PLAUSIBLE_FOCALS]
+    aspects: list[float] = []
+    for value in map(aspect, focals):
+        if 0.6 <= value <= 2.5 and all(abs(value - seen) > 1e-3 * seen for seen in aspects):
+            aspects.append(value)
+    return aspects
+
+
+def _slant_by_consensus(references: list[Callable[[np.ndarray], np.ndarray]], tops: list[Face]
+                        ) -> Callable[[np.ndarray], np.ndarray]:
+    """Of the board's slants its corners allow (:meth:`DiceReader._board_metrics`, the first as
+    the field's sides show it), the one the frame's dice show: the first, unless another makes
+    the outlines of more tops of four to six pips square on the board, and of at least two.
+
+    One die cannot tell a steeper slant from its own lean (a cocked die tilted away from the
+    camera looks like a flat one under a longer lens); two or more flat dice, each square on the
+    board under the same slant and not under the first, can: cocked dice lean every which way.
+    """
+    measured = [top for top in tops if len(top.pips) >= 4]
+    if len(measured) < 2 or len(references) < 2:
+        return references[0]
+
+    def square_tops(reference: Callable[[np.ndarray], np.ndarray]) -> int:
+        return sum(_outline_squareness(top, reference) >= 1.0 - _outline_tolerance(top) for top in measured)
+
+    best, most = references[0], square_tops(references[0])
+    for reference in references[1:]:
+        count = square_tops(reference)
+        if count >= 2 and count > most:
+            best, most = reference, count
+    return best
+
+
 class DiceReader:
     """Finds the dice in a frame and reads them.
 
@@ -1329,7 +1435,9 @@ class DiceReader:
         crop = frame[y0:y1, x0:x1]
         field_ = find_pips(crop, None, self.settings)
         faces = find_faces(field_, crop, self.settings)
-        dice = self._assemble(field_, crop, faces, None if corners is None else corners - (x0, y0))
+        # (The camera's axis meets the whole frame at its centre: a slant is measured from there.)
+        dice = self._assemble(field_, crop, faces, None if corners is None else corners - (x0, y0),
+                              (w / 2 - x0, h / 2 - y0), float(max(w, h)))
         dice = [Die(d.x + x0, d.y + y0, d.value, d.confidence, d.cocked, d.size_px) for d in dice]
         if corners is not None:
             poly = corners.astype(np.float32)
@@ -1338,8 +1446,10 @@ class DiceReader:
 
     # -- assembling faces into dice
 
-    def _assemble(self, field_: PipField, frame: np.ndarray, faces: list[Face],
-                  region: np.ndarray | None) -> list[Die]:
+    def _assemble(self, field_: PipField, frame: np.ndarray, faces: list[Face], region: np.ndarray | None,
+                  principal_point: Point | None = None, longer_side: float | None = None) -> list[Die]:
+        """The dice the faces make (``region``: the field's corners in this frame; the camera's
+        axis meets it at ``principal_point``, and the whole frame's longer side is ``longer_side``)."""
         settings = self.settings
         kept: list[Face] = []
         several = [f for f in faces if f.value > 1]
@@ -1402,9 +1512,9 @@ class DiceReader:
             else:
                 best.append(face)          # a side face of the nearest such top
         groups = _join_small_tops(groups)
-        reference = self._board_metric(region)
+        references = self._board_metrics(region, principal_point, longer_side)
         away = None
-        if reference is None:
+        if references is None:
             # The board's slant is unknown, but one camera sees every die's sides on about the
             # same side of its top: learn that side from dice whose top is plain to see, and use
             # it where two faces of a die are seen about as squarely (a camera slanting ~45 deg).
@@ -1422,6 +1532,7 @@ class DiceReader:
                 groups = _sides_to_the_camera_side(groups, away)
                 groups = [_top_by_direction(group, away, min_radius=2.5) for group in groups]
         tops = [group[0] for group in groups]
+        reference = None if references is None else _slant_by_consensus(references, tops)
         dice: list[Die] = []
         top_pips = {i for top in tops for i in top.pips}
         group_pips = [{i for face in group for i in face.pips} for group in groups]
@@ -1429,11 +1540,13 @@ class DiceReader:
             # Pips of other dice's faces (their tops and the side faces they claimed) are not this die's sides.
             foreign = top_pips.union(*(pips for j, pips in enumerate(group_pips) if j != k)) - group_pips[k]
             # (Without the board's slant, a side face whose pips are too small to show their shape
-            # is no sign of a tilt either way, as in _side_ratio.)
+            # is no sign of a tilt either way, as in _side_ratio.  On a board, nor is a side face
+            # of one pip compared by area: a one's pip is often drawn larger than the others.)
             side_ratio = max([self._side_ratio(field_, top, foreign, away)] +
                              [_seen_as_squarely(f, top) for f in group[1:]
                               if not _toward(f.centre - top.centre, away)
-                              and (reference is not None or f.radius >= 2.5)])
+                              and (f.radius >= 2.5 if references is None
+                                   else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -1595,28 +1708,41 @@ class DiceReader:
         return count >= 2 or clear >= 1
 
     @staticmethod
-    def _board_metric(region: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray] | None:
-        """How a circle lying on the board looks near a point: a function point -> 2x2 metric.
+    def _board_metrics(region: np.ndarray | None, principal_point: Point | None = None,
+                       longer_side: float | None = None) -> list[Callable[[np.ndarray], np.ndarray]] | None:
+        """How a circle lying on the board looks near a point, for each slant of the board that
+        its corners allow: a list of functions point -> 2x2 metric (``None`` without corners).
 
-        From the region's corners (the playing field is a rectangle on the board) when given.
+        The playing field is a rectangle on the board, but four corners do not always fix its
+        slant: when a pair of its sides looks parallel (a board tilted straight away from the
+        camera) the camera's focal length cannot be measured, and a long lens shows a steeper
+        slant than a short one for the same quadrilateral (the field's true aspect changes with
+        it).  The first metric is that of the field's aspect measured along its sides (as seen);
+        then, given where the frame's centre lies (``principal_point``, the camera's axis) and
+        ``longer_side`` (the frame's longer side, pixels), those of plausible lenses when the
+        corners leave the focal length open (else that of the lens they imply).  Flat dice fit one.
         """
-        if region is not None:
-            widths = np.linalg.norm(region[1] - region[0]) + np.linalg.norm(region[2] - region[3])
-            heights = np.linalg.norm(region[3] - region[0]) + np.linalg.norm(region[2] - region[1])
-            aspect = widths / max(heights, 1e-6)
+        if region is None:
+            return None
+        widths = np.linalg.norm(region[1] - region[0]) + np.linalg.norm(region[2] - region[3])
+        heights = np.linalg.norm(region[3] - region[0]) + np.linalg.norm(region[2] - region[1])
+        aspects = [widths / max(heights, 1e-6)]   # width over height
+        if principal_point is not None and longer_side is not None:
+            aspects += [a for a in _field_aspects_by_lens(region, principal_point, longer_side)
+                        if abs(a - aspects[0]) > 1e-3 * aspects[0]]
+        metrics = []
+        for aspect in aspects:
             target = np.array([[0, 0], [aspect, 0], [aspect, 1], [0, 1]], np.float64)
             homography = cv2.getPerspectiveTransform(region.astype(np.float32), target.astype(np.float32))
 
-            def metric(point: np.ndarray) -> np.ndarray:
+            def metric(point: np.ndarray, homography: np.ndarray = homography) -> np.ndarray:
                 x, y = point
                 hx = homography @ np.array([x, y, 1.0])
                 jac = (homography[:2, :2] * hx[2] - np.outer(hx[:2], homography[2, :2])) / hx[2] ** 2
                 return jac.T @ jac
 
-            return metric
-        # Without it the board's slant is unknown: a die seen at a slant looks like a cocked die
-        # seen from above, and other dice do not tell (perspective slants each die differently).
-        return None
+            metrics.append(metric)
+        return metrics
 
     @staticmethod
     def _squareness(face: Face, reference) -> float:
