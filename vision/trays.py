@@ -304,13 +304,13 @@ def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
 
 
 def _close_gaps(on: np.ndarray) -> np.ndarray:
-    """A morphological closing of a row of flags by three: gaps of one flag between set ones
-    are filled (the same as OpenCV's ``MORPH_CLOSE`` with a 3 x 1 kernel, whose borders
-    neither grow nor shrink anything; a call to it costs many times more on a few hundred
-    flags).
+    """A morphological closing of a row of flags by three: gaps of one or two flags are filled.
+    The same as OpenCV's ``MORPH_CLOSE`` with a 3 x 1 kernel (beyond the ends counts as unset
+    while growing and as set while shrinking, so a flag unset at an end next to a set one is
+    set), whose call costs many times more on a few hundred flags.
 
-    >>> _close_gaps(np.array([1, 0, 1, 0, 0, 1, 0], bool)).astype(int).tolist()
-    [1, 1, 1, 0, 0, 1, 0]
+    >>> _close_gaps(np.array([1, 0, 1, 0, 0, 0, 1, 0, 0, 1], bool)).astype(int).tolist()
+    [1, 1, 1, 0, 0, 0, 1, 1, 1, 1]
     """
     grown = on.copy()
     grown[1:] |= on[:-1]
