@@ -76,11 +76,12 @@ def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, sid
     return without_fourth_channel(strip), inside
 
 
-def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, side: str
-                ) -> tuple[np.ndarray, np.ndarray]:
+def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, side: str,
+                least_in_view: float = 0.0) -> tuple[np.ndarray | None, np.ndarray]:
     """:func:`side_strip` with as many channels as ``frame``: the reader needs the strip's
     grey everywhere but its colours only between a tray's walls, so the fourth channel is
-    dropped from those few columns only."""
+    dropped from those few columns only.  The strip is not drawn (None) when fewer than
+    ``least_in_view`` columns side by side lie in the frame: no tray could be read in it."""
     w, h = geometry.width, geometry.height
     strip_w = STRIP_SHARE * w
     x_start = -strip_w if side == "left" else w
@@ -89,8 +90,6 @@ def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, si
     shift = np.array([[k, 0, -k * (x_start + m)], [0, k, -k * m], [0, 0, 1]], np.float64)
     to_strip = shift @ homography(corners, geometry)
     size = (int(round(k * strip_w)), int(round(k * h)))
-    strip = cv2.warpPerspective(frame, to_strip, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
     columns = np.arange(size[0], dtype=np.float32) + 0.5
     ends = np.stack([np.stack([columns, np.zeros_like(columns)], 1),
                      np.stack([columns, np.full_like(columns, size[1])], 1)])
@@ -100,10 +99,26 @@ def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, si
     ok = ((in_frame[:, 0] >= -slack) & (in_frame[:, 0] <= fw + slack)
           & (in_frame[:, 1] >= -slack) & (in_frame[:, 1] <= fh + slack)).reshape(2, -1)
     inside = ok.all(axis=0)
+    if least_in_view > 0 and _longest_run(inside) < least_in_view:
+        strip = None
+    else:
+        strip = cv2.warpPerspective(frame, to_strip, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
     if side == "left":  # strip columns run outwards from the field on both sides
         # (cv2.flip: numpy copies a reversed many-channel image many times more slowly.)
-        strip, inside = cv2.flip(strip, 1), inside[::-1].copy()
+        strip = None if strip is None else cv2.flip(strip, 1)
+        inside = inside[::-1].copy()
     return strip, inside
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The most set flags side by side.
+
+    >>> _longest_run(np.array([1, 1, 0, 1, 1, 1, 0], bool)), _longest_run(np.zeros(3, bool))
+    (3, 0)
+    """
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], flags.astype(np.int8), [0]])))
+    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
 
 
 def _grey(strip: np.ndarray) -> np.ndarray:
@@ -278,8 +293,14 @@ def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
     notes: list[str] = []
     unknown: set[str] = set()
     found_side: str | None = None
+    # A tray is read only with its walls and the columns just beside them in the frame: at
+    # least this many strip columns side by side (see find_tray_band's pairs of edges and the
+    # test below); a side with fewer in view cannot show one, and is not drawn at all.
+    least_in_view = TRAY_WIDTH[0] * diameter + 3
     for side in ("left", "right"):
-        strip, inside = _side_strip(frame, corners, geometry, side)
+        strip, inside = _side_strip(frame, corners, geometry, side, least_in_view)
+        if strip is None:
+            continue
         band = find_tray_band(_grey(strip), diameter)
         if band is None:
             continue
