@@ -145,10 +145,8 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)[::3]  # every third row will do
     step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
-    # The edges' strength and each column's typical grey: medians down the columns of both,
-    # side by side in one sort (each column sorts on its own, so the numbers are the same).
-    medians = column_median(np.concatenate([step, g], axis=1))
-    strength, column = medians[: step.shape[1]], medians[step.shape[1]:]
+    strength = column_median(step)
+    column = column_median(g)  # each column's typical grey
     # Plain Python numbers for the loops below (numpy scalars cost several times more each).
     strength = np.concatenate([[0.0], strength, [0.0]]).tolist()
     n = len(strength)
