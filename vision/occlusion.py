@@ -195,13 +195,18 @@ def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray,
     for parity in (0, 1):
         members = np.flatnonzero(PARITY == parity)
         free = ~covered[members]  # n x rows x width
-        others = np.broadcast_to(free[None], (len(members),) + free.shape).copy()
         idx = np.arange(len(members))
-        others[idx, idx] = False
+        # close[i, j] counts where column j is free there and is not column i itself; masked
+        # in place rather than through an n x n copy of the free flags.
         close = _close_with_slip(patches[members])
+        close &= free[None]
+        close[idx, idx] = False
         # Counted as bytes into small integers: a bool sum would widen every pixel to int64.
-        support[members] = np.add.reduce((close & others).view(np.uint8), axis=1, dtype=np.int16)
-        available[members] = np.add.reduce(others.view(np.uint8), axis=1, dtype=np.int16)
+        support[members] = np.add.reduce(close.view(np.uint8), axis=1, dtype=np.int16)
+        # The other free columns: all the free ones less the column itself.
+        free_bytes = free.view(np.uint8)
+        available[members] = (np.add.reduce(free_bytes, axis=0, dtype=np.int16)[None]
+                              - free_bytes)
     return support, available
 
 def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: np.ndarray,
@@ -394,6 +399,22 @@ def _foreign_lines(lines: Sequence[np.ndarray], palettes: Sequence[np.ndarray]
     return np.split(off, starts[1:-1])
 
 
+def _widened(flags: np.ndarray, reach: int) -> np.ndarray:
+    """Flags set within ``reach`` places of a set one: a dilation of a row of flags (the same
+    as OpenCV's ``dilate`` with a kernel ``2 reach + 1`` long, nothing grown in from beyond the
+    ends), by a running count, for less than the call's own overhead on a few hundred flags.
+
+    >>> _widened(np.array([0, 0, 0, 1, 0, 0, 0, 0, 1], bool), 2).astype(int).tolist()
+    [0, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    n = len(flags)
+    count = np.zeros(n + 1, np.int32)
+    np.cumsum(flags, dtype=np.int32, out=count[1:])
+    index = np.arange(n)
+    # Set ones in [i - reach, i + reach], clipped to the row.
+    return count[np.minimum(index + reach + 1, n)] > count[np.maximum(index - reach, 0)]
+
+
 def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diameter: float
               ) -> list[str]:
     """Edges along which the frame is crossed by something foreign (see the module notes and
@@ -414,9 +435,7 @@ def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diamet
     reach = max(1, int(diameter / 3))
     for i, k in enumerate(edges_seen):
         near_off, far_off = offs[i], offs[len(edges_seen) + i]
-        far_off = cv2.dilate(far_off.astype(np.uint8)[:, None],
-                             np.ones((2 * reach + 1, 1), np.uint8))[:, 0].astype(bool)
-        off = near_off & far_off
+        off = near_off & _widened(far_off, reach)
         edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
         longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
         if longest >= MIN_RUN_DIAMETERS * diameter:

@@ -77,3 +77,33 @@ def test_slabs_counted_by_their_seams(count):
     luminance = np.tile(np.r_[90.0, np.full(pitch - 1, 200.0)], count)
     n, confidence = count_run(np.ones(len(luminance)), luminance, diameter=44.0)
     assert n == count and confidence > 0.5
+
+
+def test_a_side_cut_off_by_the_frame_is_not_drawn_and_its_tray_not_read():
+    """A frame cut at the field's edge on the tray's side: that strip is not even warped (too
+    few columns in view for a tray), and no tray is read on that side, as when the
+    strip was drawn and its band found out of the frame."""
+    from calibration.geometry import BoardGeometry, field_aspect, with_fourth_channel
+    from vision.trays import STRIP_SCALE, TRAY_WIDTH, _side_strip, read_trays
+
+    scene = _scene(34)
+    corners = np.asarray(scene.corners, np.float64)
+    image = scene.image
+    if scene.tray_side == "left":
+        cut = int(corners[:, 0].min()) - 2
+        image, corners = image[:, cut:], corners - [cut, 0]
+    else:
+        image = image[:, : int(corners[:, 0].max()) + 3]
+    image = np.ascontiguousarray(image)
+    corners_t = tuple(map(tuple, corners))
+    geometry = BoardGeometry.default(field_aspect(corners_t, (image.shape[1], image.shape[0])))
+    least = TRAY_WIDTH[0] * 2 * geometry.checker_radius * STRIP_SCALE + 3
+    frame4 = with_fourth_channel(image)
+    strip, inside = _side_strip(frame4, corners_t, geometry, scene.tray_side, least)
+    assert strip is None and inside.sum() < least
+    drawn, _ = _side_strip(frame4, corners_t, geometry, scene.tray_side)
+    assert drawn is not None and drawn.shape[1] == len(inside)
+    tray = read_trays(frame4, corners_t, geometry, ("red", "blue"),
+                      np.float32([[120, 180, 160], [90, 140, 80]]))
+    # (The other side, in full view, may show a band of the frame as an empty tray.)
+    assert not tray.visible or (tray.side != scene.tray_side and not any(tray.counts.values()))
