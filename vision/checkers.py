@@ -156,14 +156,17 @@ def _colour_close(colours: np.ndarray) -> np.ndarray:
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
-           close: np.ndarray | list[list[bool]] | None = None) -> tuple[list[int], float]:
+           close: np.ndarray | list[list[bool]] | None = None,
+           contact_free: np.ndarray | None = None) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
     Every checker must show its rim except where a neighbour lying on it hides it: when each
     checker lies on the one before (toward the centre on top, the usual way) a checker followed
     closely by another shows all but its far arc (``no_far``); the other way round all but its
-    near arc (``no_near``).  The first checker sits near the edge and each next one a plausible
+    near arc (``no_near``).  A checker that only touches the next one, or the one before,
+    shows all but the arcs where their rims meet (``contact_free``, see
+    :meth:`RingScorer.contact_free`; default ``full``).  The first checker sits near the edge and each next one a plausible
     step further.  Each member needs at least :data:`MEMBER_FLOOR`, the stack as a whole
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
@@ -189,7 +192,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     usable = [i for i, v in enumerate(best_any) if v >= floor]
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
-        first_min, None if far_arc is None else far_arc.tolist(), close_all)
+        first_min, None if far_arc is None else far_arc.tolist(), close_all,
+        full_all if contact_free is None else contact_free.tolist())
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -210,11 +214,34 @@ def _f32(value: float) -> float:
     return float(np.float32(value))
 
 
+def _rim_aside(contact: float, full: float, threshold: float) -> bool:
+    """Whether a candidate that touches a neighbour in a stack (not overlapped) shows a rim of
+    its own, from its share of ring directions showing a radial edge all round (``full``) and
+    without the arcs along the point's axis (``contact``, see :meth:`RingScorer.contact_free`).
+
+    A ring clear all round (``threshold``) is a checker's.  A fainter one must be faint where
+    touching neighbours blur a checker's rim, along the axis: its sides, which no neighbour
+    touches, ring at least as well as the whole ring does.  A faint ring made mostly on the
+    axis arcs is made by the rims of things before and after it: the bare board between a
+    stack's last checker and a print of the checkers' colour beyond it, which would otherwise
+    continue the stack past its end.  (An overlapped neighbour hides part of the sides too, so
+    the test is for touching ones only.)
+
+    >>> _rim_aside(0.95, 0.81, 0.82)  # faint where its neighbours touch it, clear aside
+    True
+    >>> _rim_aside(0.8, 0.88, 0.82)  # a clear ring, a little fainter aside
+    True
+    >>> _rim_aside(0.73, 0.78, 0.82)  # a faint ring, made where the neighbours' rims are
+    False
+    """
+    return full >= threshold or contact >= full
+
+
 def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_all: list[float],
                   far_all: list[float], near_all: list[float], best_any: list[float],
                   radius: float, threshold: float, limit: float, first_min: float,
-                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None
-                  ) -> tuple[list[int], float]:
+                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
+                  contact_all: list[float]) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable."""
     n = len(usable)
@@ -224,6 +251,12 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     full_l = [full_all[i] for i in usable]
     far_l = [far_all[i] for i in usable]
     near_l = [near_all[i] for i in usable]
+    # A checker only touching its neighbours is credited with its rim off the contact arcs
+    # when that rim is whole there (a clear checker), else with its rim all round; and two
+    # checkers touching must each show a rim of its own (see _rim_aside).
+    contact_l = [contact_all[i] if contact_all[i] >= threshold else f
+                 for i, f in zip(usable, full_l)]
+    aside_l = [_rim_aside(contact_all[i], f, threshold) for i, f in zip(usable, full_l)]
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
     top = _f32(limit)
@@ -258,13 +291,18 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_a[j], count_a[j], sum_a[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j, overlap_j = ys_l[j], overlap_l[j]
         for k in successors[j]:
-            need = far_l[j] if overlap_j[k] else score
+            need = far_l[j] if overlap_j[k] else contact_l[j]
             after = next_a[k]
             if after >= 0:  # evenly spaced (see _even)
                 step_a, step_b = ys_l[k] - y_j, ys_l[after] - ys_l[k]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            if need >= MEMBER_FLOOR and best_a[k] > none:
+            # k between j and the one after it, or touching j: a rim of its own (_rim_aside).
+            if after >= 0 and not aside_l[k] or not (overlap_j[k] or aside_l[j] and aside_l[k]):
+                continue
+            if need < MEMBER_FLOOR:
+                continue
+            if best_a[k] > none:
                 value = need - threshold + MEMBER_BONUS + best_a[k]
                 if value > best_a[j]:
                     best_a[j] = value
@@ -280,13 +318,18 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             best_b[j], count_b[j], sum_b[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j = ys_l[j]
         for i in predecessors[j]:
-            need = near_l[j] if overlap_l[i][j] else score
+            need = near_l[j] if overlap_l[i][j] else contact_l[j]
             before = prev_b[i]
             if before >= 0:
                 step_a, step_b = y_j - ys_l[i], ys_l[i] - ys_l[before]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            if need >= MEMBER_FLOOR and best_b[i] > none:
+            # i between the one before it and j, or touching j: a rim of its own (_rim_aside).
+            if before >= 0 and not aside_l[i] or not (overlap_l[i][j] or aside_l[i] and aside_l[j]):
+                continue
+            if need < MEMBER_FLOOR:
+                continue
+            if best_b[i] > none:
                 value = best_b[i] + (need - threshold + MEMBER_BONUS)
                 if value > best_b[j]:
                     best_b[j] = value
@@ -310,6 +353,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
         # only touches the one before: its whole rim shows, as a lone checker's must.
         bare = prev_b[j] >= 0 and not overlap_l[prev_b[j]][j]
         if bare and full_l[j] < threshold:
+            continue
+        # When the last lies under the one before, it is the stack's far end as the base is its
+        # near one: a clear checker of its own, with a rim of its own aside (_rim_aside; out in
+        # the field, unlike the base at the edge), not a faint ring beyond the stack.
+        if prev_b[j] >= 0 and not bare and not (best_any[usable[j]] >= base_level and aside_l[j]):
             continue
         if best_b[j] > value and sum_b[j] >= threshold * count_b[j]:
             value = best_b[j]
@@ -349,6 +397,8 @@ class _Candidates:
     #: Rim share on the arc facing the board's centre alone, or 1 where the candidate's
     #: middle differs in colour from the point further on (no empty base there).
     far_arc: np.ndarray
+    #: Rim share without the arcs where touching neighbours meet it (RingScorer.contact_free).
+    contact_free: np.ndarray
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
@@ -367,6 +417,7 @@ class _Candidates:
         self.no_far = np.concatenate([self.no_far, no_far])
         self.no_near = np.concatenate([self.no_near, no_near])
         self.far_arc = np.concatenate([self.far_arc, far_arc])
+        self.contact_free = np.concatenate([self.contact_free, scorer.contact_free(px, py)])
         self.colours = np.concatenate([self.colours, scorer.colour_at(cx, cy)])
         return base
 
@@ -381,7 +432,7 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         return _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold, limit,
-                      None, first_min, self.far_arc, self.close)
+                      None, first_min, self.far_arc, self.close, self.contact_free)
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
@@ -502,13 +553,14 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     paint = scorer.colour_at(axis_x, further)
     gap = np.sqrt(((weighted(colours) - weighted(paint)) ** 2).sum(axis=1))
     far_arc = np.where(gap < SAME_PAINT, far_arc, 1.0).astype(np.float32)
+    contact_free = scorer.contact_free(px, py)
     found = {}
     # np.nonzero lists the peaks point by point: each point's are one slice.
     bounds = np.searchsorted(point, np.arange(len(keys) + 1)).tolist()
     for k, key in enumerate(keys):
         sel = slice(bounds[k], bounds[k + 1])
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
-                                 no_near[sel], colours[sel], far_arc[sel])
+                                 no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
     return found
 
 
