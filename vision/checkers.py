@@ -190,10 +190,17 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # search (it is quadratic), but let them count as rivals for the confidence.
     floor = _f32(MEMBER_FLOOR)
     usable = [i for i, v in enumerate(best_any) if v >= floor]
+    # A checker only touching its neighbours is credited with its rim off the contact arcs
+    # when that rim is whole there (a clear checker), else with its rim all round.
+    if contact_free is None:
+        touching_all, aside_all = full_all, [True] * len(full_all)
+    else:
+        touching_all = np.where(contact_free >= threshold, contact_free, full).tolist()
+        aside_all = _rim_aside(contact_free, full, threshold).tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
         first_min, None if far_arc is None else far_arc.tolist(), close_all,
-        full_all if contact_free is None else contact_free.tolist())
+        touching_all, aside_all)
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -214,10 +221,12 @@ def _f32(value: float) -> float:
     return float(np.float32(value))
 
 
-def _rim_aside(contact: float, full: float, threshold: float) -> bool:
+def _rim_aside(contact: np.ndarray | float, full: np.ndarray | float, threshold: float
+               ) -> np.ndarray | bool:
     """Whether a candidate that touches a neighbour in a stack (not overlapped) shows a rim of
     its own, from its share of ring directions showing a radial edge all round (``full``) and
-    without the arcs along the point's axis (``contact``, see :meth:`RingScorer.contact_free`).
+    without the arcs along the point's axis (``contact``, see :meth:`RingScorer.contact_free`),
+    per candidate (arrays) or for one.
 
     A ring clear all round (``threshold``) is a checker's.  A fainter one must be faint where
     touching neighbours blur a checker's rim, along the axis: its sides, which no neighbour
@@ -234,16 +243,18 @@ def _rim_aside(contact: float, full: float, threshold: float) -> bool:
     >>> _rim_aside(0.73, 0.78, 0.82)  # a faint ring, made where the neighbours' rims are
     False
     """
-    return full >= threshold or contact >= full
+    return (full >= threshold) | (contact >= full)
 
 
 def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_all: list[float],
                   far_all: list[float], near_all: list[float], best_any: list[float],
                   radius: float, threshold: float, limit: float, first_min: float,
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
-                  contact_all: list[float]) -> tuple[list[int], float]:
+                  touching_all: list[float], aside_all: list[bool]) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
-    all of them); returns the stack (those indices) and the best rival among the usable."""
+    all of them); returns the stack (those indices) and the best rival among the usable.
+    ``touching_all``: what each is credited with when it only touches its neighbours;
+    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -251,12 +262,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     full_l = [full_all[i] for i in usable]
     far_l = [far_all[i] for i in usable]
     near_l = [near_all[i] for i in usable]
-    # A checker only touching its neighbours is credited with its rim off the contact arcs
-    # when that rim is whole there (a clear checker), else with its rim all round; and two
-    # checkers touching must each show a rim of its own (see _rim_aside).
-    contact_l = [contact_all[i] if contact_all[i] >= threshold else f
-                 for i, f in zip(usable, full_l)]
-    aside_l = [_rim_aside(contact_all[i], f, threshold) for i, f in zip(usable, full_l)]
+    # Two checkers touching must each show a rim of its own (see _rim_aside).
+    contact_l = [touching_all[i] for i in usable]
+    aside_l = [aside_all[i] for i in usable]
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
     top = _f32(limit)
@@ -538,12 +546,12 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
     full = np.zeros(px.size, np.float32)
-    no_far, no_near, far_arc = full.copy(), full.copy(), full.copy()
+    no_far, no_near, far_arc, contact_free = full.copy(), full.copy(), full.copy(), full.copy()
     for is_top in (True, False):
         sel = top[point] == is_top
         if sel.any():
-            full[sel], no_far[sel], no_near[sel], far_arc[sel] = scorer.coverage(
-                px[sel], py[sel], is_top)
+            (full[sel], no_far[sel], no_near[sel], far_arc[sel],
+             contact_free[sel]) = scorer.coverage_and_contact_free(px[sel], py[sel], is_top)
     colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.
@@ -553,7 +561,6 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     paint = scorer.colour_at(axis_x, further)
     gap = np.sqrt(((weighted(colours) - weighted(paint)) ** 2).sum(axis=1))
     far_arc = np.where(gap < SAME_PAINT, far_arc, 1.0).astype(np.float32)
-    contact_free = scorer.contact_free(px, py)
     found = {}
     # np.nonzero lists the peaks point by point: each point's are one slice.
     bounds = np.searchsorted(point, np.arange(len(keys) + 1)).tolist()

@@ -156,7 +156,17 @@ class RingScorer:
         facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
         one of those arcs; a lone checker hides none, and the last share tells it from an
         empty point's base (see :data:`LONE_FAR_ARC`)."""
+        return self._coverage_shares(*self._ring_hits(cx, cy), edge_up)
+
+    def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
+                                  ) -> tuple[np.ndarray, ...]:
+        """:meth:`coverage`'s four shares and :meth:`contact_free`'s, from one sampling of
+        the rings (the costly part of each)."""
         hit, inside = self._ring_hits(cx, cy)
+        return *self._coverage_shares(hit, inside, edge_up), self._contact_share(hit, inside)
+
+    def _coverage_shares(self, hit: np.ndarray, inside: np.ndarray, edge_up: bool
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         keep, total = self._keep[bool(edge_up)]
         seen = inside @ keep
         got = hit @ keep / np.maximum(seen, 1)
@@ -207,7 +217,9 @@ class RingScorer:
         else.  A straight band as wide as a checker (the sides of an overlapped stack, a strip
         of paint) does not: off the axis, inside the band's width, the ring crosses no edge.
         """
-        hit, inside = self._ring_hits(cx, cy)
+        return self._contact_share(*self._ring_hits(cx, cy))
+
+    def _contact_share(self, hit: np.ndarray, inside: np.ndarray) -> np.ndarray:
         seen = inside @ self._sides
         got = hit @ self._sides / np.maximum(seen, 1)
         return np.where(seen >= 0.5 * self._sides.sum(), got, 0.0).astype(np.float32)
