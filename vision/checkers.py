@@ -285,6 +285,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     successors = [[k for k in indices if row[k]] for row in follows_l]
     predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
+    clear_level = _f32(threshold)
     none = -1e9
     # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
     best_a = [none] * n
@@ -305,9 +306,17 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                 step_a, step_b = ys_l[k] - y_j, ys_l[after] - ys_l[k]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            # k between j and the one after it, or touching j: a rim of its own (_rim_aside).
-            if after >= 0 and not aside_l[k] or not (overlap_j[k] or aside_l[j] and aside_l[k]):
+            # Touching j, k shows a rim of its own (_rim_aside).
+            if not (overlap_j[k] or aside_l[j] and aside_l[k]):
                 continue
+            if after >= 0 and not aside_l[k]:
+                # Between j and the one after it: that, or a clear rim off the arc hidden by
+                # the one after lying on it, which lies on the next or ends the stack (a
+                # checker lying flat, touching the next, lies on no other).
+                beyond = next_a[after]
+                if not (overlap_l[k][after] and far_l[k] >= clear_level
+                        and (beyond < 0 or overlap_l[after][beyond])):
+                    continue
             if need < MEMBER_FLOOR:
                 continue
             if best_a[k] > none:
@@ -332,9 +341,16 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                 step_a, step_b = y_j - ys_l[i], ys_l[i] - ys_l[before]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            # i between the one before it and j, or touching j: a rim of its own (_rim_aside).
-            if before >= 0 and not aside_l[i] or not (overlap_l[i][j] or aside_l[i] and aside_l[j]):
+            # Touching j, i shows a rim of its own (_rim_aside).
+            if not (overlap_l[i][j] or aside_l[i] and aside_l[j]):
                 continue
+            if before >= 0 and not aside_l[i]:
+                # Between the one before it and j: that, or a clear rim off the arc hidden by
+                # the one before lying on it, which lies on the one before it or is the base.
+                prior = prev_b[before]
+                if not (overlap_l[before][i] and near_l[i] >= clear_level
+                        and (prior < 0 or overlap_l[prior][before])):
+                    continue
             if need < MEMBER_FLOOR:
                 continue
             if best_b[i] > none:
@@ -405,9 +421,14 @@ class _Candidates:
     #: Rim share on the arc facing the board's centre alone, or 1 where the candidate's
     #: middle differs in colour from the point further on (no empty base there).
     far_arc: np.ndarray
-    #: Rim share without the arcs where touching neighbours meet it (RingScorer.contact_free).
-    contact_free: np.ndarray
+    #: Rim share without the arcs where touching neighbours meet it (RingScorer.contact_free);
+    #: None: the share all round.
+    contact_free: np.ndarray | None = None
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.contact_free is None:
+            self.contact_free = self.full.copy()
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
             evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
