@@ -166,7 +166,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     closely by another shows all but its far arc (``no_far``); the other way round all but its
     near arc (``no_near``).  A checker that only touches the next one, or the one before,
     shows all but the arcs where their rims meet (``contact_free``, see
-    :meth:`RingScorer.contact_free`; default ``full``).  The first checker sits near the edge and each next one a plausible
+    :meth:`RingScorer.contact_free`; default ``full``), and a rim of its own on its sides
+    (:func:`_rim_aside`).  The first checker sits near the edge and each next one a plausible
     step further.  Each member needs at least :data:`MEMBER_FLOOR`, the stack as a whole
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
@@ -223,18 +224,20 @@ def _f32(value: float) -> float:
 
 def _rim_aside(contact: np.ndarray | float, full: np.ndarray | float, threshold: float
                ) -> np.ndarray | bool:
-    """Whether a candidate that touches a neighbour in a stack (not overlapped) shows a rim of
-    its own, from its share of ring directions showing a radial edge all round (``full``) and
-    without the arcs along the point's axis (``contact``, see :meth:`RingScorer.contact_free`),
-    per candidate (arrays) or for one.
+    """Whether a candidate within a stack shows a rim of its own, from its share of ring
+    directions showing a radial edge all round (``full``) and without the arcs along the
+    point's axis (``contact``, see :meth:`RingScorer.contact_free`), per candidate (arrays) or
+    for one.
 
     A ring clear all round (``threshold``) is a checker's.  A fainter one must be faint where
     touching neighbours blur a checker's rim, along the axis: its sides, which no neighbour
     touches, ring at least as well as the whole ring does.  A faint ring made mostly on the
     axis arcs is made by the rims of things before and after it: the bare board between a
     stack's last checker and a print of the checkers' colour beyond it, which would otherwise
-    continue the stack past its end.  (An overlapped neighbour hides part of the sides too, so
-    the test is for touching ones only.)
+    continue the stack past its end.  Asked of checkers touching a neighbour, and of one
+    between two neighbours or at a stack's far end lying under the one before; an overlapped
+    neighbour may hide part of the sides too, so between two overlapped ones a clear rim off
+    the arc hidden will do instead (see :func:`_chain_search`).
 
     >>> _rim_aside(0.95, 0.81, 0.82)  # faint where its neighbours touch it, clear aside
     True

@@ -32,6 +32,20 @@ NEAR_A_PRINT = np.array([
     (164.6, 0.59, 0.65, 0.65, 0.59, 1.00),
 ], np.float32)
 
+#: The same point brightened (gamma 0.55): the wood at 127 lies a little closer to the last
+#: checker, as if overlapped by it, and the logo as if overlapped by the wood.
+BRIGHTER_NEAR_A_PRINT = np.array([
+    (10.6, 0.86, 0.95, 0.87, 0.95, 0.67),
+    (36.6, 0.81, 0.83, 0.87, 0.95, 0.78),
+    (60.6, 0.84, 0.96, 0.83, 1.00, 0.56),
+    (83.6, 0.84, 0.83, 0.96, 0.95, 0.89),
+    (107.6, 0.97, 0.96, 1.00, 1.00, 1.00),
+    (126.6, 0.78, 0.78, 0.83, 0.73, 1.00),
+    (146.6, 0.88, 0.91, 0.87, 0.82, 1.00),
+    (164.6, 0.59, 0.70, 0.65, 0.64, 1.00),
+    (168.6, 0.69, 0.91, 0.65, 0.73, 1.00),
+], np.float32)
+
 #: The same point seen along the unshifted column: the middle checkers' rims are faint all
 #: round (where they touch) but whole on their sides.
 TOUCHING_FIVE = np.array([
@@ -68,6 +82,14 @@ def test_no_stack_end_on_bare_board_and_a_print_beyond():
     rim above, the logo's edge below) but not on its sides: it is no checker, and the logo,
     a whole step and more beyond the last checker, is out of reach."""
     assert _stack_ys(NEAR_A_PRINT) == [12, 37, 61, 84, 107]
+
+
+def test_no_stack_end_on_bare_board_overlapped_by_the_last_checker():
+    """Seen brighter, the wood would lie under the last checker and on the logo: between two
+    neighbours, its sides show less than its ring all round and the rest of its ring is no
+    clear rim either; nor is it a far end lying under the last checker, which lies flat
+    beside the one before it."""
+    assert _stack_ys(BRIGHTER_NEAR_A_PRINT) == [11, 37, 61, 84, 108]
 
 
 def _scorer(image: np.ndarray, radius: float) -> RingScorer:
