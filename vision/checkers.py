@@ -211,14 +211,18 @@ def _colour_close(colours: np.ndarray) -> np.ndarray:
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
-           close: np.ndarray | list[list[bool]] | None = None) -> tuple[list[int], float]:
+           close: np.ndarray | list[list[bool]] | None = None,
+           contact_free: np.ndarray | None = None) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
     Every checker must show its rim except where a neighbour lying on it hides it: when each
     checker lies on the one before (toward the centre on top, the usual way) a checker followed
     closely by another shows all but its far arc (``no_far``); the other way round all but its
-    near arc (``no_near``).  The first checker sits near the edge and each next one a plausible
+    near arc (``no_near``).  A checker that only touches the next one, or the one before,
+    shows all but the arcs where their rims meet (``contact_free``, see
+    :meth:`RingScorer.contact_free`; default ``full``), and a rim of its own on its sides
+    (:func:`_rim_aside`).  The first checker sits near the edge and each next one a plausible
     step further.  Each member needs at least :data:`MEMBER_FLOOR`, the stack as a whole
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
@@ -242,9 +246,17 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # search (it is quadratic), but let them count as rivals for the confidence.
     floor = _f32(MEMBER_FLOOR)
     usable = [i for i, v in enumerate(best_any) if v >= floor]
+    # A checker only touching its neighbours is credited with its rim off the contact arcs
+    # when that rim is whole there (a clear checker), else with its rim all round.
+    if contact_free is None:
+        touching_all, aside_all = full_all, [True] * len(full_all)
+    else:
+        touching_all = np.where(contact_free >= threshold, contact_free, full).tolist()
+        aside_all = _rim_aside(contact_free, full, threshold).tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
-        first_min, None if far_arc is None else far_arc.tolist(), close_all)
+        first_min, None if far_arc is None else far_arc.tolist(), close_all,
+        touching_all, aside_all)
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -265,13 +277,42 @@ def _f32(value: float) -> float:
     return float(np.float32(value))
 
 
+def _rim_aside(contact: np.ndarray | float, full: np.ndarray | float, threshold: float
+               ) -> np.ndarray | bool:
+    """Whether a candidate within a stack shows a rim of its own, from its share of ring
+    directions showing a radial edge all round (``full``) and without the arcs along the
+    point's axis (``contact``, see :meth:`RingScorer.contact_free`), per candidate (arrays) or
+    for one.
+
+    A ring clear all round (``threshold``) is a checker's.  A fainter one must be faint where
+    touching neighbours blur a checker's rim, along the axis: its sides, which no neighbour
+    touches, ring at least as well as the whole ring does.  A faint ring made mostly on the
+    axis arcs is made by the rims of things before and after it: the bare board between a
+    stack's last checker and a print of the checkers' colour beyond it, which would otherwise
+    continue the stack past its end.  Asked of checkers touching a neighbour, and of one
+    between two neighbours or at a stack's far end lying under the one before; an overlapped
+    neighbour may hide part of the sides too, so between two overlapped ones a clear rim off
+    the arc hidden will do instead (see :func:`_chain_search`).
+
+    >>> _rim_aside(0.95, 0.81, 0.82)  # faint where its neighbours touch it, clear aside
+    True
+    >>> _rim_aside(0.8, 0.88, 0.82)  # a clear ring, a little fainter aside
+    True
+    >>> _rim_aside(0.73, 0.78, 0.82)  # a faint ring, made where the neighbours' rims are
+    False
+    """
+    return (full >= threshold) | (contact >= full)
+
+
 def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_all: list[float],
                   far_all: list[float], near_all: list[float], best_any: list[float],
                   radius: float, threshold: float, limit: float, first_min: float,
-                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None
-                  ) -> tuple[list[int], float]:
+                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
+                  touching_all: list[float], aside_all: list[bool]) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
-    all of them); returns the stack (those indices) and the best rival among the usable."""
+    all of them); returns the stack (those indices) and the best rival among the usable.
+    ``touching_all``: what each is credited with when it only touches its neighbours;
+    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -279,6 +320,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     full_l = [full_all[i] for i in usable]
     far_l = [far_all[i] for i in usable]
     near_l = [near_all[i] for i in usable]
+    # Two checkers touching must each show a rim of its own (see _rim_aside).
+    contact_l = [touching_all[i] for i in usable]
+    aside_l = [aside_all[i] for i in usable]
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
     top = _f32(limit)
@@ -300,6 +344,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
     whole, tight = _f32(WHOLE_RIM), _f32(TIGHT_STEP * radius)
+    clear_level = _f32(threshold)
     none = -1e9
     # Later on top: backwards, best chain starting at j (value, next, length, sum of scores).
     best_a = [none] * n
@@ -316,13 +361,26 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
         for k in successors[j]:
             if overlap_j[k] and score >= whole and ys_l[k] - y_j < tight:
                 continue  # j's whole rim shows: k does not lie on it
-            need = far_l[j] if overlap_j[k] else score
+            need = far_l[j] if overlap_j[k] else contact_l[j]
             after = next_a[k]
             if after >= 0:  # evenly spaced (see _even)
                 step_a, step_b = ys_l[k] - y_j, ys_l[after] - ys_l[k]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            if need >= MEMBER_FLOOR and best_a[k] > none:
+            # Touching j, k shows a rim of its own (_rim_aside).
+            if not (overlap_j[k] or aside_l[j] and aside_l[k]):
+                continue
+            if after >= 0 and not aside_l[k]:
+                # Between j and the one after it: that, or a clear rim off the arc hidden by
+                # the one after lying on it, which lies on the next or ends the stack (a
+                # checker lying flat, touching the next, lies on no other).
+                beyond = next_a[after]
+                if not (overlap_l[k][after] and far_l[k] >= clear_level
+                        and (beyond < 0 or overlap_l[after][beyond])):
+                    continue
+            if need < MEMBER_FLOOR:
+                continue
+            if best_a[k] > none:
                 value = need - threshold + MEMBER_BONUS + best_a[k]
                 if value > best_a[j]:
                     best_a[j] = value
@@ -340,13 +398,25 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
         for i in predecessors[j]:
             if overlap_l[i][j] and score >= whole and y_j - ys_l[i] < tight:
                 continue  # j's whole rim shows: i does not lie on it
-            need = near_l[j] if overlap_l[i][j] else score
+            need = near_l[j] if overlap_l[i][j] else contact_l[j]
             before = prev_b[i]
             if before >= 0:
                 step_a, step_b = y_j - ys_l[i], ys_l[i] - ys_l[before]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
-            if need >= MEMBER_FLOOR and best_b[i] > none:
+            # Touching j, i shows a rim of its own (_rim_aside).
+            if not (overlap_l[i][j] or aside_l[i] and aside_l[j]):
+                continue
+            if before >= 0 and not aside_l[i]:
+                # Between the one before it and j: that, or a clear rim off the arc hidden by
+                # the one before lying on it, which lies on the one before it or is the base.
+                prior = prev_b[before]
+                if not (overlap_l[before][i] and near_l[i] >= clear_level
+                        and (prior < 0 or overlap_l[prior][before])):
+                    continue
+            if need < MEMBER_FLOOR:
+                continue
+            if best_b[i] > none:
                 value = best_b[i] + (need - threshold + MEMBER_BONUS)
                 if value > best_b[j]:
                     best_b[j] = value
@@ -370,6 +440,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
         # only touches the one before: its whole rim shows, as a lone checker's must.
         bare = prev_b[j] >= 0 and not overlap_l[prev_b[j]][j]
         if bare and full_l[j] < threshold:
+            continue
+        # When the last lies under the one before, it is the stack's far end as the base is its
+        # near one: a clear checker of its own, with a rim of its own aside (_rim_aside; out in
+        # the field, unlike the base at the edge), not a faint ring beyond the stack.
+        if prev_b[j] >= 0 and not bare and not (best_any[usable[j]] >= base_level and aside_l[j]):
             continue
         if best_b[j] > value and sum_b[j] >= threshold * count_b[j]:
             value = best_b[j]
@@ -409,7 +484,14 @@ class _Candidates:
     #: Rim share on the arc facing the board's centre alone, or 1 where the candidate's
     #: middle differs in colour from the point further on (no empty base there).
     far_arc: np.ndarray
+    #: Rim share without the arcs where touching neighbours meet it (RingScorer.contact_free);
+    #: None: the share all round.
+    contact_free: np.ndarray | None = None
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.contact_free is None:
+            self.contact_free = self.full.copy()
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
             evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
@@ -427,6 +509,7 @@ class _Candidates:
         self.no_far = np.concatenate([self.no_far, no_far])
         self.no_near = np.concatenate([self.no_near, no_near])
         self.far_arc = np.concatenate([self.far_arc, far_arc])
+        self.contact_free = np.concatenate([self.contact_free, scorer.contact_free(px, py)])
         self.colours = np.concatenate([self.colours, scorer.colour_at(cx, cy)])
         return base
 
@@ -441,7 +524,7 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, None, first_min, self.far_arc, self.close)
+                              limit, None, first_min, self.far_arc, self.close, self.contact_free)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
@@ -582,12 +665,12 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
     full = np.zeros(px.size, np.float32)
-    no_far, no_near, far_arc = full.copy(), full.copy(), full.copy()
+    no_far, no_near, far_arc, contact_free = full.copy(), full.copy(), full.copy(), full.copy()
     for is_top in (True, False):
         sel = top[point] == is_top
         if sel.any():
-            full[sel], no_far[sel], no_near[sel], far_arc[sel] = scorer.coverage(
-                px[sel], py[sel], is_top)
+            (full[sel], no_far[sel], no_near[sel], far_arc[sel],
+             contact_free[sel]) = scorer.coverage_and_contact_free(px[sel], py[sel], is_top)
     colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.
@@ -603,7 +686,7 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     for k, key in enumerate(keys):
         sel = slice(bounds[k], bounds[k + 1])
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
-                                 no_near[sel], colours[sel], far_arc[sel])
+                                 no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
     return found
 
 

@@ -40,6 +40,9 @@ LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
 DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
+#: Half-width (degrees) of the arcs along the point's axis where a touching neighbour's rim
+#: meets a checker's (see :meth:`RingScorer.contact_free`).
+CONTACT_ARC_DEG = 30
 
 
 class RingScorer:
@@ -139,6 +142,8 @@ class RingScorer:
         self._cos2_32, self._sin2_32 = self._cos2.astype(np.float32), self._sin2.astype(np.float32)
         axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
         self._up, self._down = self._sin < -axis_arc, self._sin > axis_arc
+        contact = np.abs(self._sin) > np.cos(np.radians(CONTACT_ARC_DEG))
+        self._sides = (~contact).astype(np.float32)
         # The ring's sample offsets (radius by direction), and per edge side the arcs each
         # coverage share counts (see coverage): the same for every call.
         # (Radius first: the samples of one radius are then one block, and the best over the
@@ -167,6 +172,28 @@ class RingScorer:
         facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
         one of those arcs; a lone checker hides none, and the last share tells it from an
         empty point's base (see :data:`LONE_FAR_ARC`)."""
+        return self._coverage_shares(*self._ring_hits(cx, cy), edge_up)
+
+    def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
+                                  ) -> tuple[np.ndarray, ...]:
+        """:meth:`coverage`'s four shares and :meth:`contact_free`'s, from one sampling of
+        the rings (the costly part of each)."""
+        hit, inside = self._ring_hits(cx, cy)
+        return *self._coverage_shares(hit, inside, edge_up), self._contact_share(hit, inside)
+
+    def _coverage_shares(self, hit: np.ndarray, inside: np.ndarray, edge_up: bool
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        keep, total = self._keep[bool(edge_up)]
+        seen = inside @ keep
+        got = hit @ keep / np.maximum(seen, 1)
+        # Half a rim is weaker evidence than a whole one.
+        hidden = np.maximum(0.75 - seen / total, 0)
+        share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
+        return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
+
+    def _ring_hits(self, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
+        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1."""
         # (In place wherever an intermediate is not needed again: several arrays of 160 samples
         # per centre are made and walked through per call, and checkers call this often.)
         fx = np.asarray(cx, np.float32)[None, :, None] + self._ring_dx  # radius, centre, angle
@@ -193,13 +220,25 @@ class RingScorer:
         radial += along
         hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
         hit &= inside
-        keep, total = self._keep[bool(edge_up)]
-        seen = inside.astype(np.float32) @ keep
-        got = hit.astype(np.float32) @ keep / np.maximum(seen, 1)
-        # Half a rim is weaker evidence than a whole one.
-        hidden = np.maximum(0.75 - seen / total, 0)
-        share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
-        return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
+        return hit.astype(np.float32), inside.astype(np.float32)
+
+    def contact_free(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """Share of ring directions showing a radial edge, for centres given as 1-D arrays,
+        leaving out the two arcs where a touching neighbour meets the rim (within
+        :data:`CONTACT_ARC_DEG` of the point's axis, both ways).
+
+        Where two checkers of one colour touch, their rims run within a pixel or two of each
+        other near the contact and blur into one faint line; a checker between two touching
+        neighbours (the middle of a stack played without overlapping) shows its rim everywhere
+        else.  A straight band as wide as a checker (the sides of an overlapped stack, a strip
+        of paint) does not: off the axis, inside the band's width, the ring crosses no edge.
+        """
+        return self._contact_share(*self._ring_hits(cx, cy))
+
+    def _contact_share(self, hit: np.ndarray, inside: np.ndarray) -> np.ndarray:
+        seen = inside @ self._sides
+        got = hit @ self._sides / np.maximum(seen, 1)
+        return np.where(seen >= 0.5 * self._sides.sum(), got, 0.0).astype(np.float32)
 
     def colour_at(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         """Mean Lab colours (n x 3, float32) over the middle of checkers centred at (cx, cy)
