@@ -197,15 +197,15 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
     return abs(step - neighbour_step) <= max(STEP_SLACK * radius, 0.3 * neighbour_step)
 
 
-def _colour_close(colours: np.ndarray) -> np.ndarray:
+def _colour_close(colours: np.ndarray, limit: float = COLOUR_JUMP) -> np.ndarray:
     """Which pairs of candidates (Lab colours, n x 3) may belong to one stack: closer than
-    :data:`COLOUR_JUMP` (lightness-weighted).
+    ``limit``, by default :data:`COLOUR_JUMP` (lightness-weighted).
 
     >>> _colour_close(np.float32([[200, 128, 128], [190, 130, 128], [40, 128, 128]])).tolist()
     [[True, True, False], [True, True, False], [False, False, True]]
     """
     w = weighted(colours)
-    return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < COLOUR_JUMP
+    return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < limit
 
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
@@ -248,15 +248,19 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     usable = [i for i, v in enumerate(best_any) if v >= floor]
     # A checker only touching its neighbours is credited with its rim off the contact arcs
     # when that rim is whole there (a clear checker), else with its rim all round.
+    alike_all = None
     if contact_free is None:
         touching_all, aside_all = full_all, [True] * len(full_all)
     else:
         touching_all = np.where(contact_free >= threshold, contact_free, full).tolist()
-        aside_all = _rim_aside(contact_free, full, threshold).tolist()
+        aside = _rim_aside(contact_free, full, threshold)
+        aside_all = aside.tolist()
+        if colours is not None and not aside.all():
+            alike_all = _colour_close(colours, HIDDEN_END_JUMP).tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
         first_min, None if far_arc is None else far_arc.tolist(), close_all,
-        touching_all, aside_all)
+        touching_all, aside_all, alike_all)
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -308,11 +312,15 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                   far_all: list[float], near_all: list[float], best_any: list[float],
                   radius: float, threshold: float, limit: float, first_min: float,
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
-                  touching_all: list[float], aside_all: list[bool]) -> tuple[list[int], float]:
+                  touching_all: list[float], aside_all: list[bool],
+                  alike_all: list[list[bool]] | None = None) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
     ``touching_all``: what each is credited with when it only touches its neighbours;
-    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`)."""
+    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`); ``alike_all``:
+    which pairs are clearly of one paint (:data:`HIDDEN_END_JUMP`), as touching checkers of
+    one stack are and the bare board between a stack and a print beyond it is not: such a
+    pair needs no rims of their own aside (glare or shading may dim a checker's sides)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -323,6 +331,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     # Two checkers touching must each show a rim of its own (see _rim_aside).
     contact_l = [touching_all[i] for i in usable]
     aside_l = [aside_all[i] for i in usable]
+    alike_l = ([[alike_all[i][k] for k in usable] for i in usable] if alike_all is not None
+               else None)
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
     top = _f32(limit)
@@ -368,9 +378,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
             # Touching j, k shows a rim of its own (_rim_aside).
-            if not (overlap_j[k] or aside_l[j] and aside_l[k]):
+            if not (overlap_j[k] or aside_l[j] and aside_l[k]
+                    or alike_l is not None and alike_l[j][k]):
                 continue
-            if after >= 0 and not aside_l[k]:
+            if after >= 0 and not aside_l[k] and not (
+                    alike_l is not None and alike_l[j][k] and alike_l[k][after]):
                 # Between j and the one after it: that, or a clear rim off the arc hidden by
                 # the one after lying on it, which lies on the next or ends the stack (a
                 # checker lying flat, touching the next, lies on no other).
@@ -405,9 +417,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
                     continue
             # Touching j, i shows a rim of its own (_rim_aside).
-            if not (overlap_l[i][j] or aside_l[i] and aside_l[j]):
+            if not (overlap_l[i][j] or aside_l[i] and aside_l[j]
+                    or alike_l is not None and alike_l[i][j]):
                 continue
-            if before >= 0 and not aside_l[i]:
+            if before >= 0 and not aside_l[i] and not (
+                    alike_l is not None and alike_l[before][i] and alike_l[i][j]):
                 # Between the one before it and j: that, or a clear rim off the arc hidden by
                 # the one before lying on it, which lies on the one before it or is the base.
                 prior = prev_b[before]
@@ -524,7 +538,8 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, None, first_min, self.far_arc, self.close, self.contact_free)
+                              limit, self.colours, first_min, self.far_arc, self.close,
+                              self.contact_free)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from vision.checkers import COVERAGE_THRESHOLD, _chain, _rim_aside
+from vision.checkers import COVERAGE_THRESHOLD, HIDDEN_END_JUMP, _chain, _colour_close, _rim_aside
 from vision.rings import RingScorer
 
 RADIUS = 11.5
@@ -124,3 +124,42 @@ def test_touching_discs_of_one_colour_ring_on_their_sides():
     sides = float(scorer.contact_free(np.float32([30.0]), np.float32([48.0]))[0])
     assert sides >= COVERAGE_THRESHOLD > full
     assert _rim_aside(sides, full, COVERAGE_THRESHOLD)
+
+
+#: Five white checkers touching in a row on a drawn board (synthetic hard seed 677, top[4]):
+#: glare dims the second one's sides below its ring all round.
+GLARED_FIVE = np.array([
+    (11.5, 0.97, 0.96, 0.96, 0.95, 0.90),
+    (33.5, 0.81, 0.74, 0.74, 0.73, 0.70),
+    (56.5, 0.91, 0.91, 0.87, 0.86, 0.90),
+    (78.5, 0.97, 1.00, 0.96, 0.95, 0.90),
+    (100.5, 0.94, 0.96, 0.96, 1.00, 1.00),
+    (125.5, 0.09, 0.13, 0.00, 0.00, 0.10),
+], np.float32)
+
+RED, WOOD, WHITE = (110.0, 175.0, 160.0), (140.0, 150.0, 165.0), (235.0, 128.0, 132.0)
+
+
+def _stack_ys_coloured(table: np.ndarray, colours: list) -> list[float]:
+    ys, full, no_far, no_near, contact_free, far_arc = table.T
+    chain, _ = _chain(ys, full, no_far, no_near, RADIUS, COVERAGE_THRESHOLD, LIMIT,
+                      np.float32(colours), far_arc=far_arc, contact_free=contact_free)
+    return [round(float(ys[i])) for i in chain]
+
+
+def test_touching_checkers_of_one_paint_need_no_rims_aside():
+    """A checker between two of its own paint is one of the stack even when glare dims its
+    sides (it would fail :func:`_rim_aside` alone)."""
+    assert not _rim_aside(0.73, 0.81, COVERAGE_THRESHOLD)
+    assert _stack_ys_coloured(GLARED_FIVE, [WHITE] * 6) == [12, 34, 56, 78, 100]
+
+
+def test_bare_board_of_another_paint_still_ends_the_stack():
+    """The wood beyond the stack is close enough in colour to pass for one stack's neighbour
+    (:data:`COLOUR_JUMP`) but not clearly of the checkers' paint: the guard still holds."""
+    colours = [RED] * 7 + [WOOD, WOOD, RED, WOOD]
+    close = _colour_close(np.float32([RED, WOOD]))
+    alike = _colour_close(np.float32([RED, WOOD]), HIDDEN_END_JUMP)
+    assert close[0, 1] and not alike[0, 1]
+    assert _stack_ys_coloured(NEAR_A_PRINT, colours) == [12, 37, 61, 84, 107]
+    assert _stack_ys_coloured(BRIGHTER_NEAR_A_PRINT, colours[2:]) == [11, 37, 61, 84, 108]
