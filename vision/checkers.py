@@ -1315,8 +1315,14 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     # A checker both stacks claim (a tall stack's far end, seen from the other edge as a short
     # stack of its own) belongs to the stack that runs through it: the longer one.
     shared = _shares(top.ys[top_chain], height - bottom.ys[bottom_chain], radius)
+    # Read from both edges alike, a pile is told by which way its checkers lie: from its
+    # own edge each lies on the one before (the base's far arc hidden), from the facing edge
+    # each under the one before.
+    top_rise, bottom_rise = _rises(top, top_chain), _rises(bottom, bottom_chain)
     if shared and len(top_chain) != len(bottom_chain):
         top_weaker = len(top_chain) < len(bottom_chain)
+    elif shared and top_rise != bottom_rise and None not in (top_rise, bottom_rise):
+        top_weaker = bottom_rise
     elif abs(top_base - bottom_base) > 0.4 * radius:
         top_weaker = top_base > bottom_base
     else:
@@ -1329,6 +1335,27 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     else:
         chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
                                                 first_min)
+
+
+def _rises(cand: _Candidates, chain: list[int]) -> bool | None:
+    """Whether an overlapped stack of at least :data:`RECOUNT_LEAST` lies the usual way from
+    this point's edge, each checker on the one before (its far arc hidden: rims but for the far
+    arc show better than rims but for the near arc, summed over all but the last), rather than
+    each under the one before, as a pile standing on the facing point looks from here.
+    ``None`` for a shorter stack or when the rims do not say.
+
+    >>> cand = _Candidates(np.float32([10, 25, 40, 55]), *(np.zeros(4, np.float32),) * 2,
+    ...                    np.ones(4, np.float32), np.float32([0.95, 0.9, 0.95, 1.0]),
+    ...                    np.float32([0.6, 0.65, 0.6, 1.0]), np.zeros((4, 3), np.float32),
+    ...                    np.ones(4, np.float32))
+    >>> _rises(cand, [0, 1, 2, 3]), _rises(cand, [0, 1])
+    (True, None)
+    """
+    if len(chain) < RECOUNT_LEAST:
+        return None
+    order = sorted(chain, key=lambda i: float(cand.ys[i]))[:-1]
+    lean = float((cand.no_far[order] - cand.no_near[order]).sum())
+    return None if lean == 0 else lean > 0
 
 
 def _shares(stack_at: np.ndarray, others_at: np.ndarray, radius: float) -> bool:
