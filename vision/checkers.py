@@ -785,12 +785,41 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     Ring maps blur the centres of a tightly overlapped stack together, so candidate-by-candidate
     chaining can fall short; the whole-stack model does not need every centre as a candidate.
     It must keep the checkers the chain saw whole (full rim) within the slack of its centres.
+    A chain of :data:`RECOUNT_LEAST` or more with a whole-rimmed end is also fitted again up to
+    that end with as many checkers as the rhythm of its rims asks for, when that is more (the
+    chain skipped one where two centres blurred into one).
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
     end = float(cand.ys[chain].max()) if chain else 0.0
     best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
-    tops = np.nonzero((cand.full >= threshold) & (cand.ys > end + 1.5 * radius)
+    # A chain may have counted its own stack short, skipping a checker where two centres
+    # blurred into one: when its end shows a whole rim and the rhythm of its rims
+    # (_stack_period, however faint) asks for more checkers between the same ends, the model
+    # of that many from its base to that end is tried too (it must still see every rim).
+    own_end, rhythm_count = -1, 0
+    if len(chain) >= RECOUNT_LEAST:
+        order = sorted(chain, key=lambda i: float(cand.ys[i]))
+        steps = np.diff(cand.ys[order])
+        usual = float(np.median(steps))
+        span = float(cand.ys[order[-1]] - cand.ys[order[0]])
+        mean = span / (len(order) - 1)
+        # Only a chain whose steps are uneven, so that the rhythm's step is nearer its usual
+        # one than its mean step is, can have skipped a checker.  (More checkers means a step
+        # below the mean: none is nearer the median when the mean is not above it, so the
+        # rhythm is not measured then.)
+        if cand.full[order[-1]] >= threshold and mean > usual:
+            step, _ = _stack_period(scorer.lab, float(np.median(cand.px[order])),
+                                    float(cand.py[order[0]]), float(cand.py[order[-1]]), radius)
+            # (As in _recount, the span must be near a whole number of the rhythm's steps.)
+            if (step > 0 and abs(step - usual) < mean - usual
+                    and abs(span / step - round(span / step)) <= PERIOD_WHOLE):
+                own_end = order[-1]
+                rhythm_count = int(round(span / step)) + 1
+    own = np.zeros(cand.ys.size, bool)
+    if own_end >= 0 and rhythm_count > len(chain):
+        own[own_end] = True
+    tops = np.nonzero((cand.full >= threshold) & ((cand.ys > end + 1.5 * radius) | own)
                       & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
     if not tops.size:
         return None  # most points: no fully visible checker far enough out
@@ -824,6 +853,8 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             lo = max(3, int(np.ceil(length / (REGULAR_MAX_STEP * radius))) + 1)
             hi = int(np.floor(length / (MIN_STEP * radius))) + 1
             for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
+                if t == own_end and n != rhythm_count:
+                    continue
                 hypotheses.append((f, t, n))
     # Checkers the chain already saw whole (a full rim) are where they are: a model of
     # touching checkers that would move one by more than a hand's slack is a different stack

@@ -4,9 +4,10 @@ A pile of fourteen or fifteen reaches the facing edge, so both points read a sta
 length; the pile belongs to the side from which each checker lies on the one before
 (:func:`vision.checkers._rises`).  Hands put each checker of a tall stack a little off the
 line through its ends: the whole-stack fit looks beside the line too
-(:func:`vision.checkers._beside`) when no model on the line explains the stack.  On the
-held-out hard seeds this put a black 15 on the facing point (582) and lost a red 15 and a red
-14 (682, 754).
+(:func:`vision.checkers._beside`) when no model on the line explains the stack.  A chain that
+skipped a checker where two centres blurred is fitted again up to its own end when the rhythm
+of its rims asks for more.  On the held-out hard seeds this put a black 15 on the facing point
+(582) and lost a red 15 and a red 14 (682, 754); on the first set a blue 9 was read as 8 (328).
 """
 from __future__ import annotations
 
@@ -72,18 +73,19 @@ def test_the_whole_stack_fit_finds_checkers_placed_beside_the_line():
     assert np.allclose(cand.ys[out] / RADIUS, centres, atol=0.25)
 
 
-@pytest.mark.parametrize("seed", [582, 682, 754, 275, 372])
+@pytest.mark.parametrize("seed", [582, 682, 754, 328, 275, 372])
 def test_boards_with_tall_stacks_are_read_exactly(seed: int):
     """Hard synthetic frames with tall stacks: a black 15 read on the facing point (582); a
-    red 15 and a red 14 whose checkers sit off the line through their ends (682, 754); a red 13
-    that a fit from the facing edge, beside the line, claims as a longer stack lying the other
-    way (275); a white 10 that a sideways slack for every model would read as 13 (372)."""
+    red 15 and a red 14 whose checkers sit off the line through their ends (682, 754); a blue 9
+    whose chain skipped a checker near its base (328); a red 13 that a fit from the facing
+    edge, beside the line, claims as a longer stack lying the other way (275); a white 10 that
+    a sideways slack for every model would read as 13 (372)."""
     from vision.reader import BoardReader
     from vision.render import RenderOptions, render_board
 
     scene = render_board(None, RenderOptions(seed=seed, hard=True))
     obs = BoardReader().read(scene.image, corners=scene.corners)
-    assert any(r is not None and r.count >= 10 for r in scene.truth.top + scene.truth.bottom)
+    assert any(r is not None and r.count >= 9 for r in scene.truth.top + scene.truth.bottom)
     for row in ("top", "bottom"):
         truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
         seen = [r.count if r else 0 for r in getattr(obs, row)]
