@@ -12,7 +12,9 @@ tall stack).  Bar checkers are found the same way along the bar's axis.
 A tall overlapped stack rings all along its straight sides, so how many checkers it holds is
 told by the rhythm of its rims (the edge profile along its axis repeats once per checker), not
 by how many fitted rings score well.  A stack may run up to the facing edge (fifteen
-overlapped); the checkers both facing points claim belong to the longer stack.
+overlapped); the checkers both facing points claim belong to the side from which the pile
+lies the usual way (each checker on the one before, from the base at the edge outward: seen
+from the facing edge each lies under the one before), else to the longer stack.
 
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
@@ -72,6 +74,8 @@ BAR_THRESHOLD = 0.92
 #: (radii) each of its checkers may sit from the evenly spaced model.
 REGULAR_MAX_STEP = 2.3
 REGULAR_SLACK = 0.2
+#: How far (radii) beside the line through a stack's ends each of its checkers may sit.
+SIDE_SLACK = 0.4
 #: Score above the threshold that each checker of a stack fitted as a whole must show to be
 #: worth adding: the fit's slack lets a ring snap onto the stack's straight sides, so a count
 #: one or more too high still scores well; an extra checker must pay for itself clearly.
@@ -879,12 +883,41 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     Ring maps blur the centres of a tightly overlapped stack together, so candidate-by-candidate
     chaining can fall short; the whole-stack model does not need every centre as a candidate.
     It must keep the checkers the chain saw whole (full rim) within the slack of its centres.
+    A chain of :data:`RECOUNT_LEAST` or more with a whole-rimmed end is also fitted again up to
+    that end with as many checkers as the rhythm of its rims asks for, when that is more (the
+    chain skipped one where two centres blurred into one).
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
     end = float(cand.ys[chain].max()) if chain else 0.0
     best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
-    tops = np.nonzero((cand.full >= threshold) & (cand.ys > end + 1.5 * radius)
+    # A chain may have counted its own stack short, skipping a checker where two centres
+    # blurred into one: when its end shows a whole rim and the rhythm of its rims
+    # (_stack_period, however faint) asks for more checkers between the same ends, the model
+    # of that many from its base to that end is tried too (it must still see every rim).
+    own_end, rhythm_count = -1, 0
+    if len(chain) >= RECOUNT_LEAST:
+        order = sorted(chain, key=lambda i: float(cand.ys[i]))
+        steps = np.diff(cand.ys[order])
+        usual = float(np.median(steps))
+        span = float(cand.ys[order[-1]] - cand.ys[order[0]])
+        mean = span / (len(order) - 1)
+        # Only a chain whose steps are uneven, so that the rhythm's step is nearer its usual
+        # one than its mean step is, can have skipped a checker.  (More checkers means a step
+        # below the mean: none is nearer the median when the mean is not above it, so the
+        # rhythm is not measured then.)
+        if cand.full[order[-1]] >= threshold and mean > usual:
+            step, _ = _stack_period(scorer.lab, float(np.median(cand.px[order])),
+                                    float(cand.py[order[0]]), float(cand.py[order[-1]]), radius)
+            # (As in _recount, the span must be near a whole number of the rhythm's steps.)
+            if (step > 0 and abs(step - usual) < mean - usual
+                    and abs(span / step - round(span / step)) <= PERIOD_WHOLE):
+                own_end = order[-1]
+                rhythm_count = int(round(span / step)) + 1
+    own = np.zeros(cand.ys.size, bool)
+    if own_end >= 0 and rhythm_count > len(chain):
+        own[own_end] = True
+    tops = np.nonzero((cand.full >= threshold) & ((cand.ys > end + 1.5 * radius) | own)
                       & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
     if not tops.size:
         return None  # most points: no fully visible checker far enough out
@@ -918,6 +951,8 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             lo = max(3, int(np.ceil(length / (REGULAR_MAX_STEP * radius))) + 1)
             hi = int(np.floor(length / (MIN_STEP * radius))) + 1
             for n in range(max(lo, len(chain) + 1), min(hi, 15) + 1):
+                if t == own_end and n != rhythm_count:
+                    continue
                 hypotheses.append((f, t, n))
     # Checkers the chain already saw whole (a full rim) are where they are: a model of
     # touching checkers that would move one by more than a hand's slack is a different stack
@@ -940,15 +975,41 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     hypotheses = kept
     if not hypotheses:
         return None
-    # Hands place checkers only roughly evenly: each centre may sit a little off the model.
+    # Hands place checkers only roughly evenly: each centre may sit a little off the model
+    # along the axis.  A stack no model on its line explains is fitted again with each centre
+    # where the ring map puts it beside the line (_beside): a hand's sideways slack too.
+    # (Only then: a sideways slack for every model lets one with a checker too many snap each
+    # centre onto some rim of a stack already explained on its line.)
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
     sign = 1.0 if edge_up else -1.0
-    full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
-                                      scorer.coverage(np.tile(all_x, len(shifts)),
-                                                      np.concatenate([all_y + sign * d
-                                                                      for d in shifts]),
-                                                      edge_up))
+    tried_y = np.concatenate([all_y + sign * d for d in shifts])
+    tried_x = np.tile(all_x, len(shifts))
+    best = None
+    for sideways in (False, True):
+        if sideways:
+            tried_x = _beside(scorer, tried_x, tried_y, radius)
+        full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
+                                          scorer.coverage(tried_x, tried_y, edge_up))
+        best = _best_regular(scorer, hypotheses, xs, ys, dist, (full, no_far, no_near, far_arc),
+                             radius, threshold)
+        if best is not None:
+            break
+    if best is None:
+        return None
+    _, x, y, d, a, b, c, e = best
+    base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
+    return list(range(base, base + len(d)))
+
+
+def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist: list,
+                  evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                  radius: float, threshold: float) -> tuple | None:
+    """The best of the whole-stack models of :func:`_regular_stack` (``hypotheses`` of
+    (base, top, count) with their centres ``xs``, ``ys`` and distances ``dist``; ``evidence``
+    the rim shares at all their centres one after the other), as (value, x, y, d, full,
+    no_far, no_near, far_arc), or ``None`` when none passes."""
+    full, no_far, no_near, far_arc = evidence
     best = None
     start = 0
     for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
@@ -969,11 +1030,30 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             value = float((scores - threshold - REGULAR_MARGIN).sum())
             if best is None or value > best[0]:
                 best = (value, x, y, d, a, b, c, far_arc[start - n:start])
-    if best is None:
-        return None
-    _, x, y, d, a, b, c, e = best
-    base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
-    return list(range(base, base + len(d)))
+    return best
+
+
+def _beside(scorer: RingScorer, xs: np.ndarray, ys: np.ndarray, radius: float) -> np.ndarray:
+    """Where beside each model centre (``xs``, ``ys``) the checker sits: the x within
+    :data:`SIDE_SLACK` radii, in steps of :data:`REGULAR_SLACK` radii, where the coarse ring
+    score is highest (a hand puts each checker of a stack a little off the line through its
+    ends, as it puts a lone checker off the point's axis).
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 200, np.uint8)
+    >>> _ = cv2.circle(img, (44, 40), 10, (40, 40, 160), -1)
+    >>> scorer = RingScorer(img, 10.0)
+    >>> _beside(scorer, np.float32([40.0]), np.float32([40.0]), 10.0).tolist()
+    [44.0]
+    """
+    steps = int(round(SIDE_SLACK / REGULAR_SLACK))
+    # On the line first: where the score is alike all round (argmax takes the first), the
+    # checker stays on it.
+    order = sorted(range(-steps, steps + 1), key=abs)
+    offsets = np.array(order, np.float32) * np.float32(REGULAR_SLACK * radius)
+    tried = xs[:, None] + offsets[None, :]
+    best = np.argmax(scorer.score(tried, ys[:, None]), axis=1)
+    return np.take_along_axis(tried, best[:, None], axis=1)[:, 0]
 
 
 def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
@@ -1399,8 +1479,9 @@ def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
                   height: int, first_min: float) -> None:
     """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
-    The stack whose base sits less snugly at its edge (or, failing that, with the weaker
-    evidence) is read again, kept clear of the other."""
+    Of two that share a checker, the one lying the other way round (:func:`_rises`), else the
+    shorter; otherwise the stack whose base sits less snugly at its edge (or, failing that,
+    with the weaker evidence) is read again, kept clear of the other."""
     top, bottom = candidates["top", column], candidates["bottom", column]
     top_chain, bottom_chain = chains["top", column][0], chains["bottom", column][0]
     if not top_chain or not bottom_chain:
@@ -1413,7 +1494,13 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     # A checker both stacks claim (a tall stack's far end, seen from the other edge as a short
     # stack of its own) belongs to the stack that runs through it: the longer one.
     shared = _shares(top.ys[top_chain], height - bottom.ys[bottom_chain], radius)
-    if shared and len(top_chain) != len(bottom_chain):
+    # Read from both edges alike, a pile is told by which way its checkers lie: from its
+    # own edge each lies on the one before (the base's far arc hidden), from the facing edge
+    # each under the one before.
+    top_rise, bottom_rise = _rises(top, top_chain), _rises(bottom, bottom_chain)
+    if shared and top_rise != bottom_rise and None not in (top_rise, bottom_rise):
+        top_weaker = bottom_rise
+    elif shared and len(top_chain) != len(bottom_chain):
         top_weaker = len(top_chain) < len(bottom_chain)
     elif abs(top_base - bottom_base) > 0.4 * radius:
         top_weaker = top_base > bottom_base
@@ -1427,6 +1514,27 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     else:
         chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
                                                 first_min)
+
+
+def _rises(cand: _Candidates, chain: list[int]) -> bool | None:
+    """Whether an overlapped stack of at least :data:`RECOUNT_LEAST` lies the usual way from
+    this point's edge, each checker on the one before (its far arc hidden: rims but for the far
+    arc show better than rims but for the near arc, summed over all but the last), rather than
+    each under the one before, as a pile standing on the facing point looks from here.
+    ``None`` for a shorter stack or when the rims do not say.
+
+    >>> cand = _Candidates(np.float32([10, 25, 40, 55]), *(np.zeros(4, np.float32),) * 2,
+    ...                    np.ones(4, np.float32), np.float32([0.95, 0.9, 0.95, 1.0]),
+    ...                    np.float32([0.6, 0.65, 0.6, 1.0]), np.zeros((4, 3), np.float32),
+    ...                    np.ones(4, np.float32))
+    >>> _rises(cand, [0, 1, 2, 3]), _rises(cand, [0, 1])
+    (True, None)
+    """
+    if len(chain) < RECOUNT_LEAST:
+        return None
+    order = sorted(chain, key=lambda i: float(cand.ys[i]))[:-1]
+    lean = float((cand.no_far[order] - cand.no_near[order]).sum())
+    return None if lean == 0 else lean > 0
 
 
 def _shares(stack_at: np.ndarray, others_at: np.ndarray, radius: float) -> bool:
