@@ -991,8 +991,11 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
             tried_x = _beside(scorer, tried_x, tried_y, radius)
         full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
                                           scorer.coverage(tried_x, tried_y, edge_up))
+        # With that freedom the checkers must also be clearly of one paint (HIDDEN_END_JUMP):
+        # centres free to move sideways find some rim on a print of the checkers' colour and
+        # on the bare board beside it.
         best = _best_regular(scorer, hypotheses, xs, ys, dist, (full, no_far, no_near, far_arc),
-                             radius, threshold)
+                             radius, threshold, HIDDEN_END_JUMP if sideways else COLOUR_JUMP)
         if best is not None:
             break
     if best is None:
@@ -1004,11 +1007,13 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
 
 def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist: list,
                   evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-                  radius: float, threshold: float) -> tuple | None:
+                  radius: float, threshold: float, colour_jump: float = COLOUR_JUMP
+                  ) -> tuple | None:
     """The best of the whole-stack models of :func:`_regular_stack` (``hypotheses`` of
     (base, top, count) with their centres ``xs``, ``ys`` and distances ``dist``; ``evidence``
     the rim shares at all their centres one after the other), as (value, x, y, d, full,
-    no_far, no_near, far_arc), or ``None`` when none passes."""
+    no_far, no_near, far_arc), or ``None`` when none passes; no checker's colour may lie
+    ``colour_jump`` or more from the stack's median colour."""
     full, no_far, no_near, far_arc = evidence
     best = None
     start = 0
@@ -1024,7 +1029,7 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
                 continue
             colours = weighted(scorer.colour_at(x, y))
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
-            if spread >= COLOUR_JUMP:
+            if spread >= colour_jump:
                 continue
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
