@@ -254,7 +254,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # and the steps between centres are float32 differences, as numpy made them.
     if close is None and colours is not None and len(colours):
         close = _colour_close(colours)
-    close_all = None if close is None else np.asarray(close, bool)
+    close_all = close.tolist() if isinstance(close, np.ndarray) else close
     ys_all, full_all = ys.tolist(), full.tolist()
     far_all, near_all = no_far.tolist(), no_near.tolist()
     best_any = [max(a, b, c) for a, b, c in zip(full_all, far_all, near_all)]
@@ -274,7 +274,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         if colours is not None and not aside.all():
             if distances is None:
                 distances = _colour_distances(colours)
-            alike_all = distances < HIDDEN_END_JUMP
+            alike_all = (distances < HIDDEN_END_JUMP).tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
         first_min, None if far_arc is None else far_arc.tolist(), close_all,
@@ -329,14 +329,13 @@ def _rim_aside(contact: np.ndarray | float, full: np.ndarray | float, threshold:
 def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_all: list[float],
                   far_all: list[float], near_all: list[float], best_any: list[float],
                   radius: float, threshold: float, limit: float, first_min: float,
-                  far_arc_all: list[float] | None, close_all: np.ndarray | None,
+                  far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
                   touching_all: list[float], aside_all: list[bool],
-                  alike_all: np.ndarray | None = None) -> tuple[list[int], float]:
+                  alike_all: list[list[bool]] | None = None) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
     ``touching_all``: what each is credited with when it only touches its neighbours;
-    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`); ``close_all``:
-    which pairs may be in one stack (:func:`_colour_close`, n x n booleans); ``alike_all``:
+    ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`); ``alike_all``:
     which pairs are clearly of one paint (:data:`HIDDEN_END_JUMP`), as touching checkers of
     one stack are and the bare board between a stack and a print beyond it is not: such a
     pair needs no rims of their own aside (glare or shading may dim a checker's sides)."""
@@ -350,28 +349,27 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     # Two checkers touching must each show a rim of its own (see _rim_aside).
     contact_l = [touching_all[i] for i in usable]
     aside_l = [aside_all[i] for i in usable]
-    alike_l = (alike_all[np.ix_(usable, usable)].tolist() if alike_all is not None
+    alike_l = ([[alike_all[i][k] for k in usable] for i in usable] if alike_all is not None
                else None)
     # Nothing beyond the limit belongs to this point, not even a base (a tall stack from the
     # facing edge may end where this point's base would be).
     top = _f32(limit)
     first_lo, first_hi = _f32(first_min * radius), _f32(FIRST_MAX * radius)
     first_l = [first_lo <= y <= first_hi and y <= top for y in ys_l]
+    step_all = (ys[None, :] - ys[:, None]).tolist()
     step_lo, step_hi = _f32(MIN_STEP * radius), _f32(MAX_STEP * radius)
     overlap_below = _f32(OVERLAP_BELOW * radius)
     indices = range(n)
-    # Which usable candidate may follow which, and overlapped: one pass of numpy over the
-    # n x n pairs (the thresholds are exact in the arrays' type, so every comparison is as
-    # Python's on the same numbers).
-    ys_u = ys[usable]
-    steps = ys_u[None, :] - ys_u[:, None]
-    follows = (steps >= step_lo) & (steps <= step_hi) & (ys_u <= top)[None, :]
-    if close_all is not None:
-        follows &= close_all[np.ix_(usable, usable)]
-    overlap = follows & (steps < overlap_below)
-    follows_l, overlap_l = follows.tolist(), overlap.tolist()
-    successors = [row.nonzero()[0].tolist() for row in follows]
-    predecessors = [column.nonzero()[0].tolist() for column in follows.T]
+    follows_l = []
+    overlap_l = []
+    for i in usable:
+        steps_i, close_i = step_all[i], close_all[i] if close_all is not None else None
+        row = [step_lo <= steps_i[k] <= step_hi and ys_all[k] <= top
+               and (close_i is None or close_i[k]) for k in usable]
+        follows_l.append(row)
+        overlap_l.append([f and steps_i[k] < overlap_below for f, k in zip(row, usable)])
+    successors = [[k for k in indices if row[k]] for row in follows_l]
+    predecessors = [[i for i in indices if follows_l[i][j]] for j in indices]
     slack = STEP_SLACK * radius
     whole, tight = _f32(WHOLE_RIM), _f32(TIGHT_STEP * radius)
     clear_level = _f32(threshold)
@@ -566,8 +564,8 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, self.colours, first_min, self.far_arc,
-                              self.distances < COLOUR_JUMP, self.contact_free, self.distances)
+                              limit, self.colours, first_min, self.far_arc, self.close,
+                              self.contact_free, self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
