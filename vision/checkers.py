@@ -208,15 +208,26 @@ def _colour_close(colours: np.ndarray, limit: float = COLOUR_JUMP) -> np.ndarray
     >>> _colour_close(np.float32([[200, 128, 128], [190, 130, 128], [40, 128, 128]])).tolist()
     [[True, True, False], [True, True, False], [False, False, True]]
     """
+    return _colour_distances(colours) < limit
+
+
+def _colour_distances(colours: np.ndarray) -> np.ndarray:
+    """Lightness-weighted distances between every pair of candidates' Lab colours (n x 3):
+    what :func:`_colour_close` compares with its limit (made once, compared with several).
+
+    >>> _colour_distances(np.float32([[200, 128, 128], [200, 128, 128]])).tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
     w = weighted(colours)
-    return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2)) < limit
+    return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2))
 
 
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
            close: np.ndarray | list[list[bool]] | None = None,
-           contact_free: np.ndarray | None = None) -> tuple[list[int], float]:
+           contact_free: np.ndarray | None = None,
+           distances: np.ndarray | None = None) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -233,8 +244,9 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     so that a weak but real member is kept.  A stack of one checker must also show its rim on
     the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  One stack has
     one colour: neighbours must be alike (``colours``, or ``close`` given as
-    :func:`_colour_close` of them).  Returns the chosen indices and the best score of a
-    candidate that could have extended the stack.
+    :func:`_colour_close` of them; ``distances``, :func:`_colour_distances` of ``colours``
+    when already made).  Returns the chosen indices and the best score of a candidate that
+    could have extended the stack.
     """
     # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
     # overhead would be most of the time).  The arrays are float32 and numpy compares them
@@ -260,7 +272,9 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         aside = _rim_aside(contact_free, full, threshold)
         aside_all = aside.tolist()
         if colours is not None and not aside.all():
-            alike_all = _colour_close(colours, HIDDEN_END_JUMP).tolist()
+            if distances is None:
+                distances = _colour_distances(colours)
+            alike_all = (distances < HIDDEN_END_JUMP).tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
         first_min, None if far_arc is None else far_arc.tolist(), close_all,
@@ -506,6 +520,7 @@ class _Candidates:
     #: None: the share all round.
     contact_free: np.ndarray | None = None
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
+    _distances: np.ndarray | None = dc_field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
@@ -536,14 +551,21 @@ class _Candidates:
         """Which pairs of candidates are alike enough in colour to be in one stack
         (:func:`_colour_close`), made once for the candidates there are."""
         if self._close is None or len(self._close) != len(self.ys):
-            self._close = _colour_close(self.colours).tolist()
+            self._close = (self.distances < COLOUR_JUMP).tolist()
         return self._close
+
+    @property
+    def distances(self) -> np.ndarray:
+        """:func:`_colour_distances` of the candidates there are, made once."""
+        if self._distances is None or len(self._distances) != len(self.ys):
+            self._distances = _colour_distances(self.colours)
+        return self._distances
 
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
                               limit, self.colours, first_min, self.far_arc, self.close,
-                              self.contact_free)
+                              self.contact_free, self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
@@ -890,6 +912,12 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     ``chain``, else ``None``.
     """
     end = float(cand.ys[chain].max()) if chain else 0.0
+    # A top must be a whole rim far enough out, or the chain's own end (below): most points
+    # have none, and need nothing more.
+    may_top = (cand.full >= threshold) & (cand.ys >= 4 * radius) & (cand.ys <= limit)
+    beyond = may_top & (cand.ys > end + 1.5 * radius)
+    if not beyond.any() and not (chain and may_top[chain].any()):
+        return None
     best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
     # A chain may have counted its own stack short, skipping a checker where two centres
     # blurred into one: when its end shows a whole rim and the rhythm of its rims
@@ -906,7 +934,8 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         # one than its mean step is, can have skipped a checker.  (More checkers means a step
         # below the mean: none is nearer the median when the mean is not above it, so the
         # rhythm is not measured then.)
-        if cand.full[order[-1]] >= threshold and mean > usual:
+        # (Only an end that may be a top, see may_top, can change the reading.)
+        if may_top[order[-1]] and mean > usual:
             step, _ = _stack_period(scorer.lab, float(np.median(cand.px[order])),
                                     float(cand.py[order[0]]), float(cand.py[order[-1]]), radius)
             # (As in _recount, the span must be near a whole number of the rhythm's steps.)
@@ -917,8 +946,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     own = np.zeros(cand.ys.size, bool)
     if own_end >= 0 and rhythm_count > len(chain):
         own[own_end] = True
-    tops = np.nonzero((cand.full >= threshold) & ((cand.ys > end + 1.5 * radius) | own)
-                      & (cand.ys >= 4 * radius) & (cand.ys <= limit))[0]
+    tops = np.nonzero(beyond | (own & may_top))[0]
     if not tops.size:
         return None  # most points: no fully visible checker far enough out
     bases = np.nonzero((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
