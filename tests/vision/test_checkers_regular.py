@@ -8,8 +8,8 @@ stays where it is.
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
+from checker_frames import drawn_column
 
 from vision import checkers
 from vision.rings import RingScorer
@@ -18,20 +18,8 @@ RADIUS = 12.0
 
 
 def _candidates(centres_r: list[float]) -> tuple[RingScorer, checkers._Candidates]:
-    """Discs (centres in radii from the top edge, on one column) drawn light on a dark field,
-    each with a grey outline, each later one over the one before; every centre a candidate."""
-    image = np.full((int(RADIUS * 16), 60, 3), (70, 90, 110), np.uint8)
-    for y in centres_r:
-        centre = (30, int(round(y * RADIUS)))
-        cv2.circle(image, centre, int(RADIUS), (225, 225, 225), -1)
-        cv2.circle(image, centre, int(RADIUS), (140, 140, 140), 1)
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(centres_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, 30, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
-    return scorer, cand
+    """Discs drawn light on a dark field, each with a grey outline (see :func:`drawn_column`)."""
+    return drawn_column(centres_r, RADIUS, 16, 60, (70, 90, 110), (225, 225, 225), (140, 140, 140))
 
 
 def _fit(scorer: RingScorer, cand: checkers._Candidates, chain: list[int]) -> list[int] | None:

@@ -8,9 +8,9 @@ checker's rim is faint where it lies on the one under it was lost too (seed 29).
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from checker_frames import assert_hard_frame_counts_read, drawn_column
 
 from vision import checkers
 from vision.rings import RingScorer
@@ -21,23 +21,9 @@ STEP_R = 1.36  # a stack of fifteen is overlapped about this much (radii between
 
 def _drawn(centres_r: list[float], clipped_r: tuple[float, float] | None
            ) -> tuple[RingScorer, checkers._Candidates]:
-    """White discs with a grey outline on a mid-grey field, centres (radii from the top edge)
-    on one column, each later one over the one before; rows ``clipped_r`` (radii) clipped to
-    plain white as glare does.  Every centre is a candidate, as the ring map proposes."""
-    image = np.full((int(RADIUS * 24), 80, 3), 150, np.uint8)
-    for y in centres_r:
-        centre = (40, int(round(y * RADIUS)))
-        cv2.circle(image, centre, int(RADIUS), (235, 235, 235), -1)
-        cv2.circle(image, centre, int(RADIUS), (120, 120, 120), 1)
-    if clipped_r is not None:
-        image[int(clipped_r[0] * RADIUS):int(clipped_r[1] * RADIUS)] = 255
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(centres_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, 40, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
-    return scorer, cand
+    """White discs with a grey outline on a mid-grey field (see :func:`drawn_column`)."""
+    return drawn_column(centres_r, RADIUS, 24, 80, (150, 150, 150), (235, 235, 235),
+                        (120, 120, 120), clipped_r)
 
 
 def _faint(scorer: RingScorer, cand: checkers._Candidates, chain: list[int]) -> list[int] | None:
@@ -77,13 +63,4 @@ def test_boards_with_faint_tall_stacks_are_read_exactly(seed: int):
     """Hard synthetic frames whose stacks of ten or more were read as empty points: a red 15
     on a red point (29), a white 15 and a white 11 under glare (58, 156); and a black 14 whose
     far end, seen from the facing edge, must not become a faint stack of that point (87)."""
-    from vision.reader import BoardReader
-    from vision.render import RenderOptions, render_board
-
-    scene = render_board(None, RenderOptions(seed=seed, hard=True))
-    obs = BoardReader().read(scene.image, corners=scene.corners)
-    assert any(r is not None and r.count >= 10 for r in scene.truth.top + scene.truth.bottom)
-    for row in ("top", "bottom"):
-        truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
-        seen = [r.count if r else 0 for r in getattr(obs, row)]
-        assert seen == truth, row
+    assert_hard_frame_counts_read(seed, 10)

@@ -1,0 +1,50 @@
+"""Shared helpers for the checker-stage tests: columns of drawn discs as the ring map sees them,
+and hard synthetic frames read whole."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import checkers
+from vision.rings import RingScorer
+
+
+def drawn_column(centres_r: list[float], radius: float, height_r: float, width: int,
+                 field: tuple[int, int, int], fill: tuple[int, int, int],
+                 outline: tuple[int, int, int], clipped_r: tuple[float, float] | None = None
+                 ) -> tuple[RingScorer, checkers._Candidates]:
+    """Discs of ``radius`` drawn ``fill`` with an ``outline`` on a ``field`` ``height_r`` radii
+    tall, centres (radii from the top edge) on one column, each later one over the one before;
+    rows ``clipped_r`` (radii) clipped to plain white as glare does.  Every centre is a
+    candidate, as the ring map proposes."""
+    image = np.full((int(radius * height_r), width, 3), field, np.uint8)
+    x = width // 2
+    for y in centres_r:
+        centre = (x, int(round(y * radius)))
+        cv2.circle(image, centre, int(radius), fill, -1)
+        cv2.circle(image, centre, int(radius), outline, 1)
+    if clipped_r is not None:
+        image[int(clipped_r[0] * radius):int(clipped_r[1] * radius)] = 255
+    scorer = RingScorer(image, radius)
+    ys = np.float32(centres_r) * np.float32(radius)
+    px = np.full(ys.shape, x, np.float32)
+    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
+    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
+                                scorer.colour_at(px, ys), far_arc)
+    return scorer, cand
+
+
+def assert_hard_frame_counts_read(seed: int, tallest_at_least: int) -> None:
+    """Hard synthetic frame ``seed``, which holds a stack of ``tallest_at_least`` or more, read
+    with its corners given: every point's count right, row by row."""
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert any(r is not None and r.count >= tallest_at_least
+               for r in scene.truth.top + scene.truth.bottom)
+    for row in ("top", "bottom"):
+        truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
+        seen = [r.count if r else 0 for r in getattr(obs, row)]
+        assert seen == truth, row
