@@ -48,3 +48,25 @@ def assert_hard_frame_counts_read(seed: int, tallest_at_least: int) -> None:
         truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
         seen = [r.count if r else 0 for r in getattr(obs, row)]
         assert seen == truth, row
+
+
+def bottom_left_out(corners, share: float):
+    """The corners with the bottom-left one moved outward along the bottom edge by ``share``
+    of that edge (a click on the frame rather than the field)."""
+    quad = np.asarray(corners, float)
+    quad[3] = quad[3] + share * (quad[3] - quad[2])
+    return tuple(map(tuple, quad))
+
+
+def assert_drawn_board_read_exactly(position, seed: int, move_corners, dice: bool = True) -> None:
+    """``position`` drawn plainly (seed ``seed``, a scheme and style chosen by it) and read with
+    its corners moved by ``move_corners``: every point and the bar right."""
+    from vision.evaluate import score_board
+    from vision.reader import BoardReader
+    from vision.render import BOARD_STYLES, CHECKER_SCHEMES, RenderOptions, render_board
+
+    scene = render_board(position, RenderOptions(
+        seed=seed, hard=False, dice=dice, scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
+        style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
+    obs = BoardReader().read(scene.image, corners=move_corners(scene.corners))
+    assert score_board(obs, scene.truth)["exact"], (obs.to_json(), scene.truth.to_json())

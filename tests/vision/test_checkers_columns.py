@@ -8,26 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from checker_frames import assert_drawn_board_read_exactly, bottom_left_out
 
 from calibration.geometry import BoardGeometry
 from engine.position import Position
 from vision.checkers import find_checkers
-from vision.evaluate import score_board
-from vision.reader import BoardReader, rectify
-from vision.render import BOARD_STYLES, CHECKER_SCHEMES, RenderOptions, render_board
+from vision.reader import rectify
+from vision.render import RenderOptions, render_board
 
 #: Single checkers and a short stack in the bottom-left quarter, where a bottom-left corner
 #: placed too far out shifts the columns most.
 POSITION = Position.from_points(x={12: 1, 10: 1, 8: 3, 6: 5, 13: 5},
                                 o={23: 2, 20: 5, 16: 3, 14: 1, 5: 4})
-
-
-def _bottom_left_out(corners, share: float):
-    """The corners with the bottom-left one moved outward along the bottom edge by ``share``
-    of that edge (a click on the frame rather than the field)."""
-    quad = np.asarray(corners, float)
-    quad[3] = quad[3] + share * (quad[3] - quad[2])
-    return tuple(map(tuple, quad))
 
 
 def _left_side_in(corners, share: float):
@@ -41,23 +33,13 @@ def _left_side_in(corners, share: float):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_checkers_cut_by_the_image_side_are_still_read(seed):
-    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False, dice=False,
-                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
-                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
-    obs = BoardReader().read(scene.image, corners=_left_side_in(scene.corners, 0.02))
-    score = score_board(obs, scene.truth)
-    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+    assert_drawn_board_read_exactly(POSITION, seed, lambda c: _left_side_in(c, 0.02), dice=False)
 
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_quarter_shifted_by_a_corner_off_the_field_is_still_read(seed):
-    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False,
-                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
-                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
     # 4% of the bottom edge: the outermost column moves by more than half a checker.
-    obs = BoardReader().read(scene.image, corners=_bottom_left_out(scene.corners, 0.04))
-    score = score_board(obs, scene.truth)
-    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+    assert_drawn_board_read_exactly(POSITION, seed, lambda c: bottom_left_out(c, 0.04))
 
 
 def test_columns_where_the_geometry_puts_them_are_not_moved():

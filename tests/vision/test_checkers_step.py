@@ -12,13 +12,14 @@ import functools
 
 import numpy as np
 import pytest
+from checker_frames import assert_drawn_board_read_exactly, bottom_left_out
 
 from engine.position import Position
 from calibration.colours import weighted
 from vision.checkers import _bar_stack, _players_colour, find_checkers
 from vision.evaluate import score_board
 from vision.reader import BoardReader, rectify
-from vision.render import BOARD_STYLES, CHECKER_SCHEMES, RenderOptions, render_board
+from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
 
 #: In the bottom-left quarter only two checkers on its outermost point and five on its
@@ -32,24 +33,11 @@ def _hard_scene(seed: int):
     return render_board(None, RenderOptions(seed=seed, hard=True))
 
 
-def _bottom_left_out(corners, share: float):
-    """The corners with the bottom-left one moved outward along the bottom edge by ``share``
-    of that edge (a click on the frame rather than the field)."""
-    quad = np.asarray(corners, float)
-    quad[3] = quad[3] + share * (quad[3] - quad[2])
-    return tuple(map(tuple, quad))
-
-
 @pytest.mark.parametrize("seed", [1, 4])
 def test_outer_stack_of_a_skewed_quarter_is_read_on_its_point(seed):
-    scene = render_board(POSITION, RenderOptions(seed=seed, hard=False, dice=False,
-                                                 scheme=CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)],
-                                                 style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
     # 4% of the bottom edge: the outermost column lies some 0.4 point widths off its axis, the
     # innermost hardly moves.
-    obs = BoardReader().read(scene.image, corners=_bottom_left_out(scene.corners, 0.04))
-    score = score_board(obs, scene.truth)
-    assert score["exact"], (obs.to_json(), scene.truth.to_json())
+    assert_drawn_board_read_exactly(POSITION, seed, lambda c: bottom_left_out(c, 0.04), dice=False)
 
 
 @pytest.mark.parametrize("seed", [95, 366])
