@@ -24,9 +24,11 @@ there a lone checker must have a colour other than the point's paint (read on th
 of the same paint).  A lone checker whose near arc hides under the frame's lip may fall short of
 the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
 rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
-Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's end
-that shows only part of a rim, half under its neighbour, must have its neighbour's colour (the
-point's paint beside a rim shows part of a ring too).
+A lone checker of the point's own paint must show that far rim as a step at its radius: glare
+or shading across an empty base rings on that arc too, but as a ramp.  Likewise a checker whose
+whole rim shows has nothing lying on it closely, and a stack's end that shows only part of a
+rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
+shows part of a ring too).
 
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
 whose checkers sit consistently beside their columns is read again where they are (a stack too
@@ -52,6 +54,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import statistics
 from dataclasses import dataclass, field as dc_field
 
 import cv2
@@ -111,6 +114,17 @@ SAME_PAINT = 8.0
 #: does, and is not taken this way.
 LONE_MOST_RIM = 0.75
 LONE_RIM_CLEAR = 8.0
+#: A checker alone on its point whose middle has the point's paint (closer than
+#: :data:`SAME_PAINT` to the paint on the empty points of the same paint, at its distance from
+#: the edge) must show its rim on the far arc as a step: the largest colour change between 0.8
+#: and 1.2 radii must stand at least :data:`LONE_RIM_STEP` (Lab units per pixel, median over
+#: that arc's directions) above the change just inside or just outside that band
+#: (:func:`_far_step`).  Glare or shading drawn across an empty base changes the paint evenly
+#: along the axis, which the ring sees as a radial edge on that arc; a rim changes it at the
+#: checker's radius.  Measured on synthetic hard seeds 0-1399 (corners given), lone checkers
+#: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
+#: read as lone checkers, 0.5 to 1.7.
+LONE_RIM_STEP = 2.0
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -1398,6 +1412,9 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     colour to differ from the point's paint; a point read empty takes a lone checker short of
     the threshold that has a colour of its own and a clear rim where an empty base shows none.
 
+    A lone reading clear of the facing stack that has the point's paint must show its far rim
+    as a step (:func:`_paint_lone`).
+
     The point's paint is taken from the empty points of the same row that share its paint
     (every other point), at the same distance from the edge: the spot one diameter further
     along the point itself may lie under the facing stack.
@@ -1407,6 +1424,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     most, reach = _f32(LONE_MOST_RIM), _f32(FIRST_MAX * radius)
     edge = _f32(LONE_EDGE_REACH * radius)
     empty = [key for key, (chain, _) in chains.items() if not chain]
+    clear = []  # lone readings clear of the facing stack: (point, candidate, siblings)
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if len(chain) > 1:
@@ -1420,14 +1438,64 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
         # Where the facing stack's nearest checker is, as a distance from this point's edge.
         facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
                   if facing_chain else float("inf"))
-        if chain and facing - float(cand.ys[chain[0]]) >= touch:
-            continue
         siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
                     if c != column and (row, c) in empty]
+        if chain and facing - float(cand.ys[chain[0]]) >= touch:
+            if siblings:
+                clear.append(((row, column), chain[0], siblings))
+            continue
         verdict = _lone_verdict(scorer, cand, chain, row == "top", facing, siblings, centres,
                                 radius, threshold, limit, first_min)
         if verdict is not None:
             chains[row, column] = (verdict, rival)
+    for key in _paint_lone(scorer, candidates, clear, centres, radius):
+        chains[key] = ([], chains[key][1])
+
+
+def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tuple[str, int]],
+               centres: dict) -> float:
+    """Colour distance (lightness-weighted Lab) between candidate ``j``'s middle and the
+    point's paint beside it: the median of the empty points of the same paint (``siblings``)
+    at the candidate's distance from the edge."""
+    y = np.full(len(siblings), cand.py[j], np.float32)
+    paint = scorer.colour_at(np.array([centres[key] for key in siblings], np.float32), y)
+    paint = np.median(weighted(paint), axis=0)
+    return float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - paint) ** 2).sum()))
+
+
+def _paint_lone(scorer: RingScorer, candidates: dict,
+                readings: list[tuple[tuple[str, int], int, list[tuple[str, int]]]],
+                centres: dict, radius: float) -> list[tuple[str, int]]:
+    """The points among ``readings`` (point, its lone checker's candidate index, the empty
+    points of the same paint in its row), each read with a lone checker clear of the facing
+    stack, that are empty bases: the checker's middle has the point's paint (:func:`_paint_gap`
+    below :data:`SAME_PAINT`; here for all of them in one look-up) and its far arc shows no rim
+    standing above the paint's own change there (:func:`_far_step` below
+    :data:`LONE_RIM_STEP`).  Glare or shading across a base makes its paint there differ from
+    the paint further along the point (which lets the far arc off its test, see
+    :data:`LONE_FAR_ARC`) and rings on that arc, but changes evenly along the axis.
+    """
+    if not readings:
+        return []
+    # (Plain Python over a handful of colours: numpy's per-call overhead would be most of it.)
+    xs = [centres[key] for _, _, siblings in readings for key in siblings]
+    ys = [float(candidates[point].py[j]) for point, j, siblings in readings for _ in siblings]
+    colours = np.concatenate([scorer.colour_at(np.array(xs, np.float32),
+                                               np.array(ys, np.float32)),
+                              [candidates[point].colours[j] for point, j, _ in readings]])
+    weighted_all = weighted(colours).tolist()
+    own = weighted_all[len(xs):]
+    empty, start = [], 0
+    for (point, j, siblings), colour in zip(readings, own):
+        paint = weighted_all[start:start + len(siblings)]
+        start += len(siblings)
+        gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
+                            for c, channel in zip(colour, zip(*paint))))
+        cand = candidates[point]
+        if gap < SAME_PAINT and _far_step(scorer.lab, float(cand.px[j]), float(cand.py[j]),
+                                          radius, point[0] == "top") < LONE_RIM_STEP:
+            empty.append(point)
+    return empty
 
 
 def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
@@ -1451,11 +1519,7 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
 
     def own_colour(j: int) -> bool:
         """Whether candidate ``j``'s middle differs from the point's paint beside it."""
-        y = np.full(len(siblings), cand.py[j], np.float32)
-        paint = scorer.colour_at(np.array([centres[key] for key in siblings], np.float32), y)
-        paint = np.median(weighted(paint), axis=0)
-        gap = float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - paint) ** 2).sum()))
-        return gap >= SAME_PAINT
+        return _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT
 
     if chain:
         if facing - float(cand.ys[chain[0]]) >= FACING_TOUCH * radius:
@@ -1489,12 +1553,58 @@ def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) 
     >>> _far_rim(lab, 40, 40, 12.0, True) > 10, _far_rim(lab, 40, 70, 12.0, True) < 1
     (True, True)
     """
+    profile = _far_profile(lab, x, y, radius, edge_up)
+    if profile is None:
+        return 0.0
+    change, mid = profile
+    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
+    return float(np.median(change[:, band].max(axis=1)))
+
+
+def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) -> float:
+    """How far a rim on the far arc of a disc centred at (``x``, ``y``) stands above the
+    colour's own change beside it: per direction of :func:`_far_rim`'s arc, its largest change
+    between 0.8 and 1.2 radii less the smaller of the median changes just inside (0.5 to 0.7
+    radii) and just outside (1.3 to 1.5 radii) that band (Lab units per pixel); the median over
+    those directions.
+
+    A rim is a step at the disc's radius, with plain paint beyond it (or a plain face inside:
+    a checker's face may be shaded toward its rim); glare or shading across plain paint is a
+    ramp that changes it as much inside as outside that band.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (110, 110, 110), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> ramp = np.repeat(np.linspace(60, 200, 80)[:, None], 80, axis=1)
+    >>> ramp = cv2.cvtColor(np.dstack([ramp] * 3).astype(np.uint8), cv2.COLOR_BGR2LAB)
+    >>> ramp = ramp.astype(np.float32)
+    >>> _far_step(lab, 40, 40, 12.0, True) > 2, _far_step(ramp, 40, 40, 12.0, True) < 1
+    (True, True)
+    """
+    profile = _far_profile(lab, x, y, radius, edge_up)
+    if profile is None:
+        return 0.0
+    change, mid = profile
+    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
+    beside = np.minimum(np.median(change[:, mid <= 0.7 * radius], axis=1),
+                        np.median(change[:, mid >= 1.3 * radius], axis=1))
+    return float(np.median(change[:, band].max(axis=1) - beside))
+
+
+def _far_profile(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Colour change (Lab units per pixel, lightly smoothed) along rays from (``x``, ``y``)
+    toward the board's centre (down the image when ``edge_up``), seven directions within 26
+    degrees of the axis, between 0.5 and 1.5 radii: the changes (direction by distance) and
+    the distances they are taken at; None where the image holds too little around the place.
+    """
     reach = int(np.ceil(1.6 * radius)) + 3
     xi, yi = int(round(x)), int(round(y))
     x0, y0 = max(xi - reach, 0), max(yi - reach, 0)
     patch = lab[y0:min(yi + reach + 1, lab.shape[0]), x0:min(xi + reach + 1, lab.shape[1])]
     if patch.shape[0] < 3 or patch.shape[1] < 3:
-        return 0.0
+        return None
     patch = cv2.GaussianBlur(patch, (0, 0), 1.0)
     axis = np.pi / 2 if edge_up else -np.pi / 2
     angles = axis + np.radians(np.linspace(-35.0, 35.0, 9)[1:-1])
@@ -1504,9 +1614,7 @@ def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) 
     map_y = (y - y0 + np.sin(angles)[:, None] * rho).astype(np.float32)
     samples = cv2.remap(patch, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
-    mid = rho[:-1] + step / 2
-    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
-    return float(np.median(change[:, band].max(axis=1)))
+    return change, rho[:-1] + step / 2
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,

@@ -1,9 +1,10 @@
 """Lone checkers: one checker on a point against an empty point whose base looks like a disc.
 
-Two decisions are tested: a lone checker that shows less than the usual share of its rim is
-still taken when the arc an empty base lacks (toward the point's tip) shows a clear rim; and a
+Three decisions are tested: a lone checker that shows less than the usual share of its rim is
+still taken when the arc an empty base lacks (toward the point's tip) shows a clear rim; a
 point read with one checker whose far arc touches the facing stack's end is read empty when
-that "checker" has the point's own paint.
+that "checker" has the point's own paint; and one of the point's own paint anywhere must show
+its far rim as a step at its radius (glare across a base is a ramp).
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from vision.checkers import (
-    COVERAGE_THRESHOLD, FACING_TOUCH, LONE_MOST_RIM, LONE_RIM_CLEAR, _Candidates, _far_rim,
-    _lone_verdict, find_checkers,
+    COVERAGE_THRESHOLD, FACING_TOUCH, LONE_FAR_ARC, LONE_MOST_RIM, LONE_RIM_CLEAR, LONE_RIM_STEP,
+    _Candidates, _far_rim, _far_step, _lone_verdict, _paint_lone, find_checkers,
 )
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
@@ -130,6 +131,98 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (335, "top", 0, 0),  # a white base touched by a facing white stack of 10
 ])
 def test_hard_renders_lone_decisions(seed, row, column, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    truth = getattr(scene.truth, row)[column]
+    assert (truth.count if truth else 0) == count
+    rect = rectify(scene.image, scene.corners)
+    found = find_checkers(rect.field, rect.geometry)
+    assert found.row(row)[column].count == count
+
+
+# --- lone readings of the point's own paint -------------------------------------------------
+
+CLARET, CLARET_RIM = (40, 40, 150), (30, 30, 118)
+
+
+def _claret_field(lone: bool = False, glare: bool = False) -> np.ndarray:
+    """Wood with claret bottom points 0..5; optionally a claret checker with a faint darker rim
+    against the bottom edge of point 2 (``lone``), or glare across that point's base: a smooth
+    bright patch, centred beyond the base, that changes the paint evenly along the axis."""
+    h = GEOMETRY.height
+    field = np.full((h, GEOMETRY.width, 3), WOOD, np.float32)
+    half = GEOMETRY.point_width / 2
+    for column in range(6):
+        x = GEOMETRY.column_x(column)
+        corners = np.array([[x - half, h], [x + half, h], [x, 0.6 * h]])
+        paint = np.zeros((h, GEOMETRY.width), np.uint8)
+        cv2.fillPoly(paint, [np.rint(corners * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        field += (paint[:, :, None] / 255.0) * (np.float32(CLARET) - np.float32(WOOD))
+    centre = (int(round(GEOMETRY.column_x(COLUMN))), int(round(h - 1.05 * RADIUS)))
+    if lone:
+        disc = np.zeros((h, GEOMETRY.width, 3), np.uint8)
+        cv2.circle(disc, centre, int(round(RADIUS)), CLARET_RIM, -1, cv2.LINE_AA)
+        cv2.circle(disc, centre, int(round(0.9 * RADIUS)), CLARET, -1, cv2.LINE_AA)
+        inside = np.zeros((h, GEOMETRY.width), np.uint8)
+        cv2.circle(inside, centre, int(round(RADIUS)), 255, -1, cv2.LINE_AA)
+        share = inside[:, :, None] / 255.0
+        field = field * (1 - share) + disc * share
+    if glare:
+        ys, xs = np.mgrid[0:h, 0:GEOMETRY.width].astype(np.float32)
+        spot = np.exp(-((xs - centre[0]) ** 2 + (ys - (centre[1] - 3.0 * RADIUS)) ** 2)
+                      / (2 * (1.5 * RADIUS) ** 2))
+        field += 90 * spot[:, :, None]
+    return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 0.8)
+
+
+def test_a_rim_is_a_step_at_the_checkers_radius_glare_is_a_ramp():
+    x, y = GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS
+    lab = {name: cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+           for name, field in (("checker", _claret_field(lone=True)),
+                               ("glare", _claret_field(glare=True)), ("empty", _claret_field()))}
+    step = {name: _far_step(image, x, y, RADIUS, False) for name, image in lab.items()}
+    assert step["checker"] >= LONE_RIM_STEP
+    assert step["glare"] < LONE_RIM_STEP and step["empty"] < LONE_RIM_STEP
+    # The glare rings on the far arc (where an empty base shows nothing) as a checker's rim
+    # does: only the step tells them apart.
+    far = {name: float(RingScorer(field, RADIUS).coverage(np.array([x]), np.array([y]),
+                                                          False)[3][0])
+           for name, field in (("glare", _claret_field(glare=True)), ("empty", _claret_field()))}
+    assert far["glare"] >= LONE_FAR_ARC > far["empty"]
+
+
+def test_a_lone_reading_of_the_points_paint_needs_a_stepped_far_rim():
+    siblings = [("bottom", 0), ("bottom", 4)]
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+
+    point = ("bottom", COLUMN)
+
+    def empty_base(field: np.ndarray) -> bool:
+        scorer = RingScorer(field, RADIUS)
+        found = _paint_lone(scorer, {point: _one_candidate(scorer, 0.9)}, [(point, 0, siblings)],
+                            centres, RADIUS)
+        assert found in ([], [point])
+        return found == [point]
+
+    assert empty_base(_claret_field(glare=True))
+    assert not empty_base(_claret_field(lone=True))
+    # A checker of a colour of its own needs no such rim (its paint tells it).
+    assert not empty_base(_field(EBONY))
+    # Several readings at once, with as many siblings or not, as one look-up.
+    scorer = RingScorer(_claret_field(glare=True), RADIUS)
+    other = ("bottom", 3)
+    readings = [(point, 0, siblings), (other, 0, [("bottom", 1), ("bottom", 5)]),
+                (point, 0, [("bottom", 0)])]
+    candidates = {point: _one_candidate(scorer, 0.9), other: _one_candidate(scorer, 0.9)}
+    assert _paint_lone(scorer, candidates, readings, centres, RADIUS) == [point, other, point]
+
+
+@pytest.mark.parametrize("seed, row, column, count", [
+    (356, "bottom", 1, 0),  # glare across a black base read as a black checker
+    (798, "top", 9, 0),  # glare across a walnut board's black base
+    (816, "top", 9, 0),  # glare across a claret base
+    (9, "bottom", 0, 1),  # a red checker on a red point, its rim shaded across
+])
+def test_hard_renders_lone_paint_decisions(seed, row, column, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True))
     truth = getattr(scene.truth, row)[column]
     assert (truth.count if truth else 0) == count
