@@ -262,6 +262,20 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # search (it is quadratic), but let them count as rivals for the confidence.
     floor = _f32(MEMBER_FLOOR)
     usable = [i for i, v in enumerate(best_any) if v >= floor]
+    # Every stack stands on a base near the edge that is a clear checker of its own (see
+    # _chain_search): most empty points have none, and need no search (nor its inputs).
+    top = _f32(limit)
+    first_lo, first_hi = _f32(first_min * radius), _f32(FIRST_MAX * radius)
+    first = [i for i in usable if first_lo <= ys_all[i] <= first_hi and ys_all[i] <= top]
+    base_level = _f32(threshold)
+    if not any(best_any[i] >= base_level for i in first):
+        # What the search would find: no stack, and the best rival where a base could be.
+        if len(usable) < len(ys_all):
+            low, high = float(np.float32(first_min * radius)), float(np.float32(FIRST_MAX * radius))
+            rivals = [f for y, f in zip(ys_all, full_all) if low <= y <= high and y <= top]
+        else:
+            rivals = [full_all[i] for i in first]
+        return [], max(rivals) if rivals else 0.0
     # A checker only touching its neighbours is credited with its rim off the contact arcs
     # when that rim is whole there (a clear checker), else with its rim all round.
     alike_all = None
@@ -911,9 +925,18 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
-    end = float(cand.ys[chain].max()) if chain else 0.0
     # A top must be a whole rim far enough out, or the chain's own end (below): most points
-    # have none, and need nothing more.
+    # have none, and need nothing more.  (Plain Python for that test, as numpy compares: the
+    # bounds rounded to float32.)
+    ys_l = cand.ys.tolist()
+    end = max(ys_l[i] for i in chain) if chain else 0.0
+    level, nearest, furthest = _f32(threshold), _f32(4 * radius), _f32(limit)
+    past = float(np.float32(end + 1.5 * radius))
+    may_top_l = [f >= level and nearest <= y <= furthest
+                 for f, y in zip(cand.full.tolist(), ys_l)]
+    if not any(m and y > past for m, y in zip(may_top_l, ys_l)) and not any(
+            may_top_l[i] for i in chain):
+        return None
     may_top = (cand.full >= threshold) & (cand.ys >= 4 * radius) & (cand.ys <= limit)
     beyond = may_top & (cand.ys > end + 1.5 * radius)
     if not beyond.any() and not (chain and may_top[chain].any()):
