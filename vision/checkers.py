@@ -53,6 +53,7 @@ import bisect
 import functools
 import math
 from dataclasses import dataclass, field as dc_field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -225,9 +226,10 @@ def _colour_distances(colours: np.ndarray) -> np.ndarray:
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
-           close: np.ndarray | list[list[bool]] | None = None,
+           close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None = None,
            contact_free: np.ndarray | None = None,
-           distances: np.ndarray | None = None) -> tuple[list[int], float]:
+           distances: np.ndarray | Callable[[], np.ndarray] | None = None
+           ) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -245,16 +247,14 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  One stack has
     one colour: neighbours must be alike (``colours``, or ``close`` given as
     :func:`_colour_close` of them; ``distances``, :func:`_colour_distances` of ``colours``
-    when already made).  Returns the chosen indices and the best score of a candidate that
-    could have extended the stack.
+    when already made; either may be given as a function that makes it, called only when a
+    stack is possible at all).  Returns the chosen indices and the best score of a candidate
+    that could have extended the stack.
     """
     # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
     # overhead would be most of the time).  The arrays are float32 and numpy compares them
     # with a Python number after rounding it to float32: so do the thresholds here (_f32),
     # and the steps between centres are float32 differences, as numpy made them.
-    if close is None and colours is not None and len(colours):
-        close = _colour_close(colours)
-    close_all = close.tolist() if isinstance(close, np.ndarray) else close
     ys_all, full_all = ys.tolist(), full.tolist()
     far_all, near_all = no_far.tolist(), no_near.tolist()
     best_any = [max(a, b, c) for a, b, c in zip(full_all, far_all, near_all)]
@@ -276,6 +276,13 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         else:
             rivals = [full_all[i] for i in first]
         return [], max(rivals) if rivals else 0.0
+    if callable(close):
+        close = close()
+    if callable(distances):
+        distances = distances()
+    if close is None and colours is not None and len(colours):
+        close = _colour_close(colours)
+    close_all = close.tolist() if isinstance(close, np.ndarray) else close
     # A checker only touching its neighbours is credited with its rim off the contact arcs
     # when that rim is whole there (a clear checker), else with its rim all round.
     alike_all = None
@@ -578,8 +585,8 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, self.colours, first_min, self.far_arc, self.close,
-                              self.contact_free, self.distances)
+                              limit, self.colours, first_min, self.far_arc,
+                              lambda: self.close, self.contact_free, lambda: self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
