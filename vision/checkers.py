@@ -966,7 +966,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         # rhythm is not measured then.)
         # (Only an end that may be a top, see may_top, can change the reading.)
         if may_top[order[-1]] and mean > usual:
-            step, _ = _stack_period(scorer.lab, float(np.median(cand.px[order])),
+            step, _ = _rhythm(scorer, float(np.median(cand.px[order])),
                                     float(cand.py[order[0]]), float(cand.py[order[-1]]), radius)
             # (As in _recount, the span must be near a whole number of the rhythm's steps.)
             if (step > 0 and abs(step - usual) < mean - usual
@@ -1333,11 +1333,21 @@ def _seen_recount(scorer: RingScorer, base: int, top: int, n: int, x: np.ndarray
     has no peak within the plausible steps."""
     if not gone.any():
         return None
-    step, _ = _stack_period(scorer.lab, float(np.median(x)), float(y[0]), float(y[-1]), radius)
+    step, _ = _rhythm(scorer, float(np.median(x)), float(y[0]), float(y[-1]), radius)
     if step <= 0:
         return None
     count = int(round(float(dist[-1] - dist[0]) / step)) + 1
     return (base, top, count) if abs(count - n) == 1 else None
+
+
+def _rhythm(scorer: RingScorer, x: float, y0: float, y1: float, radius: float
+            ) -> tuple[float, float]:
+    """:func:`_stack_period` on the scorer's image, made once per stack and frame: a tall
+    stack's rhythm is asked for when it is fitted as a whole and again when it is recounted."""
+    key = ("stack period", x, y0, y1, radius)
+    if key not in scorer.memo:
+        scorer.memo[key] = _stack_period(scorer.lab, x, y0, y1, radius)
+    return scorer.memo[key]
 
 
 def _stack_period(lab: np.ndarray, x: float, y0: float, y1: float, radius: float
@@ -1402,7 +1412,7 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     first, last = order[0], order[-1]
     span = float(cand.ys[last] - cand.ys[first])
     x = float(np.median(cand.px[order]))
-    step, clear = _stack_period(scorer.lab, x, float(cand.py[first]), float(cand.py[last]),
+    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]),
                                 radius)
     if clear < PERIOD_CLEAR or step <= 0:
         return None

@@ -145,6 +145,9 @@ class RingScorer:
         self.lab = lab
         self.height, self.width = field.shape[:2]
         self.radius = radius
+        #: Results of costlier looks at this image that callers ask for more than once,
+        #: by a key of their own (each frame has its scorer).
+        self.memo: dict = {}
         smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
         gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
