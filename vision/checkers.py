@@ -1080,8 +1080,9 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
         start += n
         step = (d[-1] - d[0]) / (n - 1)
         overlapped = step < OVERLAP_BELOW * radius
-        later_on_top = np.append(b[:-1] if overlapped else a[:-1], a[-1])
-        earlier_on_top = np.insert(c[1:] if overlapped else a[1:], 0, a[0])
+        # (concatenate: np.append and np.insert do the same with more checks per call)
+        later_on_top = np.concatenate((b[:-1] if overlapped else a[:-1], a[-1:]))
+        earlier_on_top = np.concatenate((a[:1], c[1:] if overlapped else a[1:]))
         for scores, top_one in ((later_on_top, a[-1]), (earlier_on_top, a[0])):
             if top_one < threshold or scores.min() < MEMBER_FLOOR or scores.mean() < threshold:
                 continue
@@ -1287,8 +1288,8 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         a, b, c = full_seen[part], far_seen[part], near_seen[part]
         # Each lies on the one before (the top one last) or the other way round; the one on
         # top of the pile shows its whole rim where the model puts it.
-        later_on_top = np.append(b[:-1], a[-1])
-        earlier_on_top = np.insert(c[1:], 0, a[0])
+        later_on_top = np.concatenate((b[:-1], a[-1:]))
+        earlier_on_top = np.concatenate((a[:1], c[1:]))
         colours = None
         # (A far end proposed by its rim but for its near arc lies on the pile: the other
         # way round it would lie under the others, and such a far end must be a whole-rim
