@@ -725,13 +725,9 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     point, index = np.nonzero((profile >= dilated) & (profile > 0))
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
-    full = np.zeros(px.size, np.float32)
-    no_far, no_near, far_arc, contact_free = full.copy(), full.copy(), full.copy(), full.copy()
-    for is_top in (True, False):
-        sel = top[point] == is_top
-        if sel.any():
-            (full[sel], no_far[sel], no_near[sel], far_arc[sel],
-             contact_free[sel]) = scorer.coverage_and_contact_free(px[sel], py[sel], is_top)
+    # Both rows in one sampling (a top point's edge is above its checkers).
+    full, no_far, no_near, far_arc, contact_free = scorer.coverage_and_contact_free(
+        px, py, top[point])
     colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.

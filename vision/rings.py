@@ -237,12 +237,19 @@ class RingScorer:
         empty point's base (see :data:`LONE_FAR_ARC`)."""
         return self._coverage_shares(*self._ring_hits(cx, cy), edge_up)
 
-    def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
-                                  ) -> tuple[np.ndarray, ...]:
+    def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray,
+                                  edge_up: bool | np.ndarray = True) -> tuple[np.ndarray, ...]:
         """:meth:`coverage`'s four shares and :meth:`contact_free`'s, from one sampling of
-        the rings (the costly part of each)."""
+        the rings (the costly part of each).  ``edge_up`` may be given per centre (a boolean
+        array): centres on both rows of points are then sampled in one call."""
         hit, inside = self._ring_hits(cx, cy)
-        return *self._coverage_shares(hit, inside, edge_up), self._contact_share(hit, inside)
+        if isinstance(edge_up, np.ndarray):
+            up = self._coverage_shares(hit, inside, True)
+            down = self._coverage_shares(hit, inside, False)
+            shares = tuple(np.where(edge_up, u, d) for u, d in zip(up, down))
+        else:
+            shares = self._coverage_shares(hit, inside, edge_up)
+        return *shares, self._contact_share(hit, inside)
 
     def _coverage_shares(self, hit: np.ndarray, inside: np.ndarray, edge_up: bool
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
