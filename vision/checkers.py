@@ -56,6 +56,7 @@ import functools
 import math
 import statistics
 from dataclasses import dataclass, field as dc_field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -239,9 +240,10 @@ def _colour_distances(colours: np.ndarray) -> np.ndarray:
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
-           close: np.ndarray | list[list[bool]] | None = None,
+           close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None = None,
            contact_free: np.ndarray | None = None,
-           distances: np.ndarray | None = None) -> tuple[list[int], float]:
+           distances: np.ndarray | Callable[[], np.ndarray] | None = None
+           ) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -259,16 +261,14 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  One stack has
     one colour: neighbours must be alike (``colours``, or ``close`` given as
     :func:`_colour_close` of them; ``distances``, :func:`_colour_distances` of ``colours``
-    when already made).  Returns the chosen indices and the best score of a candidate that
-    could have extended the stack.
+    when already made; either may be given as a function that makes it, called only when a
+    stack is possible at all).  Returns the chosen indices and the best score of a candidate
+    that could have extended the stack.
     """
     # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
     # overhead would be most of the time).  The arrays are float32 and numpy compares them
     # with a Python number after rounding it to float32: so do the thresholds here (_f32),
     # and the steps between centres are float32 differences, as numpy made them.
-    if close is None and colours is not None and len(colours):
-        close = _colour_close(colours)
-    close_all = close.tolist() if isinstance(close, np.ndarray) else close
     ys_all, full_all = ys.tolist(), full.tolist()
     far_all, near_all = no_far.tolist(), no_near.tolist()
     best_any = [max(a, b, c) for a, b, c in zip(full_all, far_all, near_all)]
@@ -276,6 +276,27 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     # search (it is quadratic), but let them count as rivals for the confidence.
     floor = _f32(MEMBER_FLOOR)
     usable = [i for i, v in enumerate(best_any) if v >= floor]
+    # Every stack stands on a base near the edge that is a clear checker of its own (see
+    # _chain_search): most empty points have none, and need no search (nor its inputs).
+    top = _f32(limit)
+    first_lo, first_hi = _f32(first_min * radius), _f32(FIRST_MAX * radius)
+    first = [i for i in usable if first_lo <= ys_all[i] <= first_hi and ys_all[i] <= top]
+    base_level = _f32(threshold)
+    if not any(best_any[i] >= base_level for i in first):
+        # What the search would find: no stack, and the best rival where a base could be.
+        if len(usable) < len(ys_all):
+            low, high = float(np.float32(first_min * radius)), float(np.float32(FIRST_MAX * radius))
+            rivals = [f for y, f in zip(ys_all, full_all) if low <= y <= high and y <= top]
+        else:
+            rivals = [full_all[i] for i in first]
+        return [], max(rivals) if rivals else 0.0
+    if callable(close):
+        close = close()
+    if callable(distances):
+        distances = distances()
+    if close is None and colours is not None and len(colours):
+        close = _colour_close(colours)
+    close_all = close.tolist() if isinstance(close, np.ndarray) else close
     # A checker only touching its neighbours is credited with its rim off the contact arcs
     # when that rim is whole there (a clear checker), else with its rim all round.
     alike_all = None
@@ -578,8 +599,8 @@ class _Candidates:
     def chain(self, radius: float, threshold: float, limit: float,
               first_min: float = FIRST_MIN) -> tuple[list[int], float]:
         chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, self.colours, first_min, self.far_arc, self.close,
-                              self.contact_free, self.distances)
+                              limit, self.colours, first_min, self.far_arc,
+                              lambda: self.close, self.contact_free, lambda: self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
@@ -712,20 +733,15 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     top = np.array([k[0] == "top" for k in keys])
     cy = np.where(top[:, None], m + ys[None, :], m + h - ys[None, :]).astype(np.float32)
     grid = scorer.score(cx[:, :, None], cy[:, None, :])  # point, lateral offset, distance
-    best_lateral = np.argmax(grid, axis=1)
-    profile = np.take_along_axis(grid, best_lateral[:, None, :], axis=1)[:, 0, :]
+    best_lateral, profile = _best_of_rows(grid)
     # A 1x3 window keeps the rows (points) apart: local maxima along each axis.
     dilated = cv2.dilate(profile.astype(np.float32), np.ones((1, 3), np.uint8))
     point, index = np.nonzero((profile >= dilated) & (profile > 0))
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
-    full = np.zeros(px.size, np.float32)
-    no_far, no_near, far_arc, contact_free = full.copy(), full.copy(), full.copy(), full.copy()
-    for is_top in (True, False):
-        sel = top[point] == is_top
-        if sel.any():
-            (full[sel], no_far[sel], no_near[sel], far_arc[sel],
-             contact_free[sel]) = scorer.coverage_and_contact_free(px[sel], py[sel], is_top)
+    # Both rows in one sampling (a top point's edge is above its checkers).
+    full, no_far, no_near, far_arc, contact_free = scorer.coverage_and_contact_free(
+        px, py, top[point])
     colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.
@@ -743,6 +759,26 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
                                  no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
     return found
+
+
+def _best_of_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per point and distance of a (point, lateral offset, distance) grid: the first lateral
+    offset with the highest score, and that score (``np.argmax`` over the middle axis and the
+    maxima), one offset after the other: a reduction over a middle axis walks the grid
+    several times slower.
+
+    >>> grid = np.float32([[[1, 5, 2], [3, 5, 0], [3, 1, 2]]])
+    >>> [v.tolist() for v in _best_of_rows(grid)]
+    [[[1, 0, 0]], [[3.0, 5.0, 2.0]]]
+    """
+    best = grid[:, 0, :].copy()
+    which = np.zeros(best.shape, np.intp)
+    for offset in range(1, grid.shape[1]):
+        scores = grid[:, offset, :]
+        better = scores > best  # ties keep the earlier offset, as argmax does
+        which[better] = offset
+        np.maximum(best, scores, out=best)
+    return which, best
 
 
 def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict, chains: dict,
@@ -925,9 +961,18 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
-    end = float(cand.ys[chain].max()) if chain else 0.0
     # A top must be a whole rim far enough out, or the chain's own end (below): most points
-    # have none, and need nothing more.
+    # have none, and need nothing more.  (Plain Python for that test, as numpy compares: the
+    # bounds rounded to float32.)
+    ys_l = cand.ys.tolist()
+    end = max(ys_l[i] for i in chain) if chain else 0.0
+    level, nearest, furthest = _f32(threshold), _f32(4 * radius), _f32(limit)
+    past = float(np.float32(end + 1.5 * radius))
+    may_top_l = [f >= level and nearest <= y <= furthest
+                 for f, y in zip(cand.full.tolist(), ys_l)]
+    if not any(m and y > past for m, y in zip(may_top_l, ys_l)) and not any(
+            may_top_l[i] for i in chain):
+        return None
     may_top = (cand.full >= threshold) & (cand.ys >= 4 * radius) & (cand.ys <= limit)
     beyond = may_top & (cand.ys > end + 1.5 * radius)
     if not beyond.any() and not (chain and may_top[chain].any()):
@@ -950,7 +995,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         # rhythm is not measured then.)
         # (Only an end that may be a top, see may_top, can change the reading.)
         if may_top[order[-1]] and mean > usual:
-            step, _ = _stack_period(scorer.lab, float(np.median(cand.px[order])),
+            step, _ = _rhythm(scorer, float(np.median(cand.px[order])),
                                     float(cand.py[order[0]]), float(cand.py[order[-1]]), radius)
             # (As in _recount, the span must be near a whole number of the rhythm's steps.)
             if (step > 0 and abs(step - usual) < mean - usual
@@ -1064,8 +1109,9 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
         start += n
         step = (d[-1] - d[0]) / (n - 1)
         overlapped = step < OVERLAP_BELOW * radius
-        later_on_top = np.append(b[:-1] if overlapped else a[:-1], a[-1])
-        earlier_on_top = np.insert(c[1:] if overlapped else a[1:], 0, a[0])
+        # (concatenate: np.append and np.insert do the same with more checks per call)
+        later_on_top = np.concatenate((b[:-1] if overlapped else a[:-1], a[-1:]))
+        earlier_on_top = np.concatenate((a[:1], c[1:] if overlapped else a[1:]))
         for scores, top_one in ((later_on_top, a[-1]), (earlier_on_top, a[0])):
             if top_one < threshold or scores.min() < MEMBER_FLOOR or scores.mean() < threshold:
                 continue
@@ -1271,8 +1317,8 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         a, b, c = full_seen[part], far_seen[part], near_seen[part]
         # Each lies on the one before (the top one last) or the other way round; the one on
         # top of the pile shows its whole rim where the model puts it.
-        later_on_top = np.append(b[:-1], a[-1])
-        earlier_on_top = np.insert(c[1:], 0, a[0])
+        later_on_top = np.concatenate((b[:-1], a[-1:]))
+        earlier_on_top = np.concatenate((a[:1], c[1:]))
         colours = None
         # (A far end proposed by its rim but for its near arc lies on the pile: the other
         # way round it would lie under the others, and such a far end must be a whole-rim
@@ -1317,11 +1363,21 @@ def _seen_recount(scorer: RingScorer, base: int, top: int, n: int, x: np.ndarray
     has no peak within the plausible steps."""
     if not gone.any():
         return None
-    step, _ = _stack_period(scorer.lab, float(np.median(x)), float(y[0]), float(y[-1]), radius)
+    step, _ = _rhythm(scorer, float(np.median(x)), float(y[0]), float(y[-1]), radius)
     if step <= 0:
         return None
     count = int(round(float(dist[-1] - dist[0]) / step)) + 1
     return (base, top, count) if abs(count - n) == 1 else None
+
+
+def _rhythm(scorer: RingScorer, x: float, y0: float, y1: float, radius: float
+            ) -> tuple[float, float]:
+    """:func:`_stack_period` on the scorer's image, made once per stack and frame: a tall
+    stack's rhythm is asked for when it is fitted as a whole and again when it is recounted."""
+    key = ("stack period", x, y0, y1, radius)
+    if key not in scorer.memo:
+        scorer.memo[key] = _stack_period(scorer.lab, x, y0, y1, radius)
+    return scorer.memo[key]
 
 
 def _stack_period(lab: np.ndarray, x: float, y0: float, y1: float, radius: float
@@ -1386,7 +1442,7 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     first, last = order[0], order[-1]
     span = float(cand.ys[last] - cand.ys[first])
     x = float(np.median(cand.px[order]))
-    step, clear = _stack_period(scorer.lab, x, float(cand.py[first]), float(cand.py[last]),
+    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]),
                                 radius)
     if clear < PERIOD_CLEAR or step <= 0:
         return None

@@ -11,7 +11,7 @@ from engine.position import Position
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
 from vision.rings import (COVERAGE_ANGLES, DARK_LIGHTNESS, DARK_OFFSET, EDGE_LEVEL, RING_RADII,
-                          RingScorer)
+                          RingScorer, _percentile)
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +147,34 @@ def test_percentile_equals_numpys(dtype: type) -> None:
         for q in (0, 10, 50, 75, 80, 90, 97, 100):
             got, want = percentile(values, q), np.percentile(values, q)
             assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_ring_scorers_percentile_equals_numpys(dtype: type) -> None:
+    """The one-partition percentile RingScorer sets its edge cap with (ties and all)."""
+    rng = np.random.default_rng(4)
+    for size in (1, 2, 3, 7, 100, 4097):
+        for values in ((rng.normal(size=size) * 50).astype(dtype),
+                       rng.integers(0, 4, size).astype(dtype)):
+            for q in (0, 10, 50, 75, 80, 90, 97, 100):
+                got, want = _percentile(values, q), np.percentile(values, q)
+                assert got == want and type(got) is type(want)
+
+
+def test_coverage_per_centre_sides_equals_one_call_per_side(field: tuple[np.ndarray, float]
+                                                            ) -> None:
+    """Centres of both rows sampled in one call (edge_up per centre) get the shares each
+    row's own call gives."""
+    image, radius = field
+    h, w = image.shape[:2]
+    scorer = RingScorer(image, radius, (0.0, 4.0, float(w), h - 4.0))
+    rng = np.random.default_rng(5)
+    cx = rng.uniform(0, w, 80).astype(np.float32)
+    cy = rng.uniform(0, h, 80).astype(np.float32)
+    edge_up = rng.random(80) < 0.5
+    together = scorer.coverage_and_contact_free(cx, cy, edge_up)
+    for side in (True, False):
+        alone = scorer.coverage_and_contact_free(cx[edge_up == side], cy[edge_up == side], side)
+        for got, want in zip(together, alone):
+            assert got.dtype == want.dtype
+            assert np.array_equal(got[edge_up == side], want)
