@@ -1044,6 +1044,7 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
     ``colour_jump`` or more from the stack's median colour."""
     full, no_far, no_near, far_arc = evidence
     best = None
+    passing = []
     start = 0
     for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
         a, b, c = full[start:start + n], no_far[start:start + n], no_near[start:start + n]
@@ -1061,8 +1062,23 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
                 continue
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
+            model = (value, x, y, d, a, b, c, far_arc[start - n:start])
+            passing.append((f, float(a[-1]), model))
             if best is None or value > best[0]:
-                best = (value, x, y, d, a, b, c, far_arc[start - n:start])
+                best = model
+    if best is None:
+        return None
+    # The checker on top of the pile has nothing on it: it shows its whole rim.  A best model
+    # whose far end does not, while a model from the same base runs on evenly past it to a
+    # far end that does, stopped at a member of the stack (a blurred or shaded stretch costs
+    # the longer model more of its margin than it explains): the pile runs on to that end.
+    base, end_rim = next((f, r) for f, r, m in passing if m is best)
+    if end_rim < WHOLE_RIM:
+        end = float(best[3][-1])
+        longer = [m for f, r, m in passing
+                  if f == base and r >= WHOLE_RIM and float(m[3][-1]) > end + MIN_STEP * radius]
+        if longer:
+            best = max(longer, key=lambda m: m[0])
     return best
 
 
