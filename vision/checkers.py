@@ -258,7 +258,9 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     ``threshold`` on average (a tall stack on a point of its own colour has some faint rims);
     among such stacks the one with the largest total margin wins, with a small bonus per checker
     so that a weak but real member is kept.  A stack of one checker must also show its rim on
-    the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  One stack has
+    the arc facing the board's centre (``far_arc``, see :data:`LONE_FAR_ARC`).  A stack's last
+    checker that touches the one before, clearly of its paint, may show its rim all round but
+    where their rims meet (blur merges them) instead of whole (see :func:`_chain_search`).  One stack has
     one colour: neighbours must be alike (``colours``, or ``close`` given as
     :func:`_colour_close` of them; ``distances``, :func:`_colour_distances` of ``colours``
     when already made; either may be given as a function that makes it, called only when a
@@ -310,10 +312,21 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
             if distances is None:
                 distances = _colour_distances(colours)
             alike_all = (distances < HIDDEN_END_JUMP).tolist()
+    # A stack's last checker touching the one before, short of a whole rim but clear all round
+    # but for its near arc, with most of its rim and its far arc (see _chain_search): which
+    # candidates are clearly of its paint, for those few.
+    touched_ends = None
+    if colours is not None and far_arc is not None:
+        ends = np.nonzero((full < threshold) & (no_near >= threshold) & (full >= LONE_MOST_RIM)
+                          & (far_arc >= LONE_FAR_ARC))[0]
+        if ends.size:
+            if distances is None:
+                distances = _colour_distances(colours)
+            touched_ends = {k: (distances[k] < HIDDEN_END_JUMP).tolist() for k in ends.tolist()}
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
         first_min, None if far_arc is None else far_arc.tolist(), close_all,
-        touching_all, aside_all, alike_all)
+        touching_all, aside_all, alike_all, touched_ends)
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -366,14 +379,18 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                   radius: float, threshold: float, limit: float, first_min: float,
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
                   touching_all: list[float], aside_all: list[bool],
-                  alike_all: list[list[bool]] | None = None) -> tuple[list[int], float]:
+                  alike_all: list[list[bool]] | None = None,
+                  touched_ends: dict[int, list[bool]] | None = None
+                  ) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
     ``touching_all``: what each is credited with when it only touches its neighbours;
     ``aside_all``: whether it shows a rim of its own (:func:`_rim_aside`); ``alike_all``:
     which pairs are clearly of one paint (:data:`HIDDEN_END_JUMP`), as touching checkers of
     one stack are and the bare board between a stack and a print beyond it is not: such a
-    pair needs no rims of their own aside (glare or shading may dim a checker's sides)."""
+    pair needs no rims of their own aside (glare or shading may dim a checker's sides);
+    ``touched_ends``: candidates that may end a stack touching the one before short of a whole
+    rim, each with which candidates are clearly of its paint (see below)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -415,7 +432,16 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     count_a = [0] * n
     sum_a = [0.0] * n
     # The checker lying on top of the others shows its whole rim: the last one when each lies
-    # on the one before, the first one the other way round.
+    # on the one before, the first one the other way round.  A last one that touches the one
+    # before, clearly of its paint, shows it but where their rims meet and may blur into one:
+    # clearly all round but its near arc (near_l), and, as a lone checker short of the
+    # threshold must, most of it all round (LONE_MOST_RIM) and its far arc (LONE_FAR_ARC):
+    # ``touched_ends``.  That is its credit as a stack's end reached from the one before, when
+    # the two touch (their centres two radii apart, within a hand's slack): with bare board
+    # between them the near arc shows a rim of its own.
+    end_alike = ([None] * n if not touched_ends else
+                 [touched_ends.get(i) for i in usable])
+    touch_reach = _f32((2 + REGULAR_SLACK) * radius)
     for j in range(n - 1, -1, -1):
         score = full_l[j]
         if score >= threshold:
@@ -426,6 +452,10 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                 continue  # j's whole rim shows: k does not lie on it
             need = far_l[j] if overlap_j[k] else contact_l[j]
             after = next_a[k]
+            rest, rest_count, rest_sum = best_a[k], count_a[k], sum_a[k]
+            if (rest <= none and end_alike[k] is not None and not overlap_j[k]
+                    and ys_l[k] - y_j <= touch_reach and end_alike[k][usable[j]]):
+                rest, rest_count, rest_sum = near_l[k] - threshold + MEMBER_BONUS, 1, near_l[k]
             if after >= 0:  # evenly spaced (see _even)
                 step_a, step_b = ys_l[k] - y_j, ys_l[after] - ys_l[k]
                 if abs(step_a - step_b) > max(slack, 0.3 * step_b):
@@ -445,11 +475,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                     continue
             if need < MEMBER_FLOOR:
                 continue
-            if best_a[k] > none:
-                value = need - threshold + MEMBER_BONUS + best_a[k]
+            if rest > none:
+                value = need - threshold + MEMBER_BONUS + rest
                 if value > best_a[j]:
                     best_a[j] = value
-                    next_a[j], count_a[j], sum_a[j] = k, count_a[k] + 1, sum_a[k] + need
+                    next_a[j], count_a[j], sum_a[j] = k, rest_count + 1, rest_sum + need
     # Earlier on top: forwards, best chain from the edge ending at j.
     best_b = [none] * n
     prev_b = [-1] * n
@@ -1103,6 +1133,7 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
     ``colour_jump`` or more from the stack's median colour."""
     full, no_far, no_near, far_arc = evidence
     best = None
+    passing = []
     start = 0
     for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
         a, b, c = full[start:start + n], no_far[start:start + n], no_near[start:start + n]
@@ -1121,8 +1152,23 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
                 continue
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
+            model = (value, x, y, d, a, b, c, far_arc[start - n:start])
+            passing.append((f, float(a[-1]), model))
             if best is None or value > best[0]:
-                best = (value, x, y, d, a, b, c, far_arc[start - n:start])
+                best = model
+    if best is None:
+        return None
+    # The checker on top of the pile has nothing on it: it shows its whole rim.  A best model
+    # whose far end does not, while a model from the same base runs on evenly past it to a
+    # far end that does, stopped at a member of the stack (a blurred or shaded stretch costs
+    # the longer model more of its margin than it explains): the pile runs on to that end.
+    base, end_rim = next((f, r) for f, r, m in passing if m is best)
+    if end_rim < WHOLE_RIM:
+        end = float(best[3][-1])
+        longer = [m for f, r, m in passing
+                  if f == base and r >= WHOLE_RIM and float(m[3][-1]) > end + MIN_STEP * radius]
+        if longer:
+            best = max(longer, key=lambda m: m[0])
     return best
 
 
