@@ -293,15 +293,35 @@ def frame_band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
     strips along the top, right, bottom and left edges (along the edge x across it, canonical
     scale), BGR; ``frame`` may have a fourth channel (see
     :func:`calibration.geometry.with_fourth_channel`)."""
-    return [_band(frame, corners, geometry, lo, hi) for lo, hi in BANDS]
+    to_field = homography(corners, geometry)
+    return [_band(frame, to_field, geometry, lo, hi) for lo, hi in BANDS]
 
 
-def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share: float,
+def _axis_inverse(to_canon: np.ndarray) -> np.ndarray:
+    """The inverse of a strip's placement on the canonical field (:func:`_band`): a turn by a
+    multiple of 90 degrees or a mirror, whose entries are 0 and +-1, then a shift.  Its inverse
+    is the transposed turn and the shift turned back, the same numbers ``np.linalg.inv`` gives
+    (exactly: every product is by 0 or +-1) at a small share of its cost.
+
+    >>> to_canon = np.array([[0, -1, 3.2], [1, 0, -7.5], [0, 0, 1]])
+    >>> bool(np.array_equal(_axis_inverse(to_canon), np.linalg.inv(to_canon)))
+    True
+    """
+    turn = to_canon[:2, :2].T
+    inverse = np.zeros((3, 3))
+    inverse[:2, :2] = turn
+    inverse[:2, 2] = -(turn @ to_canon[:2, 2])
+    inverse[2, 2] = 1.0
+    return inverse
+
+
+def _band(frame: np.ndarray, to_field: np.ndarray, geometry: BoardGeometry, lo_share: float,
           hi_share: float) -> list[np.ndarray]:
+    """The four strips of one band (see :func:`frame_band`); ``to_field`` is the field's
+    homography (:func:`calibration.geometry.homography`)."""
     w, h = geometry.width, geometry.height
     lo, hi = lo_share * w, hi_share * w
     thick = max(2, int(round(hi - lo)))
-    to_field = homography(corners, geometry)
     m = geometry.margin
     strips = []
     # (x, y) in canonical field pixels of each strip's origin, its along and across directions.
@@ -317,7 +337,7 @@ def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share
         to_canon = np.array([[along[0], across[0], origin[0] + m],
                              [along[1], across[1], origin[1] + m],
                              [0, 0, 1]], np.float64)
-        matrix = np.linalg.inv(to_canon) @ to_field
+        matrix = _axis_inverse(to_canon) @ to_field
         strip = without_fourth_channel(cv2.warpPerspective(
             frame, matrix, (int(length), thick), flags=cv2.INTER_AREA,
             borderMode=cv2.BORDER_REPLICATE))
