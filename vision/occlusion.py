@@ -233,8 +233,11 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     for x, y in checkers:  # checkers found are explained, rims and shadows included
         cv2.circle(on_checker, (int(round(x * scale)), int(round(y * scale))),
                    int(round(r_canon * scale * 1.15)), 1, -1)
-    covered = column_patches(on_checker.astype(np.float32), geometry, scale) > 0.5
-    support, available = board_support(column_patches(lab, geometry, scale), covered)
+    # The checkers' cover resampled with the colours, as a fourth channel: one resize per
+    # column width instead of two (each channel is resampled on its own, the same numbers).
+    patches = column_patches(np.dstack([lab, on_checker.astype(np.float32)]), geometry, scale)
+    covered = patches[..., 3] > 0.5
+    support, available = board_support(patches[..., :3], covered)
     lonely = (available >= 2) & (support < SUPPORT * available)
     foreign = np.zeros((h, w), bool)
     # Distance to the nearer checker colour, over the whole (small) field at once.

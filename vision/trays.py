@@ -150,7 +150,9 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)[::3]  # every third row will do
     step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
     strength = column_median(step)
-    column = column_median(g)  # each column's typical grey
+    # Each column's typical grey, needed only for a pair of edges that passes the tests before
+    # it (most strips, with no tray, have none): worked out once, when first needed.
+    column: np.ndarray | None = None
     # Plain Python numbers for the loops below (numpy scalars cost several times more each).
     strength = np.concatenate([[0.0], strength, [0.0]]).tolist()
     n = len(strength)
@@ -166,6 +168,8 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
             if score <= best_score or i < 3 or j > n - 4:
                 continue
             wall = max(2, int(0.1 * diameter))
+            if column is None:
+                column = column_median(g)
             inner = float(median_of(column[max(0, i - 1 - wall): i - 1]))
             outer = float(median_of(column[j + 1: j + 1 + wall]))
             floor = float(median_of(column[i + 1: j]))
