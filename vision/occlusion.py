@@ -456,11 +456,24 @@ def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diamet
     colours = [palette if EDGE_NAMES[k] in ("left", "right") else none for k in edges_seen]
     offs = _foreign_lines(_edge_lines(strips), colours + colours)
     reach = max(1, int(diameter / 3))
+    # The edges' lines end to end, ``reach`` unset flags between two: a run or a widening
+    # cannot cross from one edge into the next, so one pass over all of them finds each
+    # edge's runs as edge by edge would, for one set of numpy calls instead of one per edge.
+    count = len(edges_seen)
+    gap = np.zeros(reach, bool)
+
+    def joined(lines: Sequence[np.ndarray]) -> np.ndarray:
+        return np.concatenate([part for line in lines for part in (line, gap)])
+
+    off = joined(offs[:count]) & _widened(joined(offs[count:]), reach)
+    starts = np.cumsum([0] + [len(line) + reach for line in offs[:count - 1]])
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
+    longest = np.zeros(count, np.int64)
+    if len(edges):
+        run_starts, run_stops = edges[::2], edges[1::2]
+        np.maximum.at(longest, np.searchsorted(starts, run_starts, side="right") - 1,
+                      run_stops - run_starts)
     for i, k in enumerate(edges_seen):
-        near_off, far_off = offs[i], offs[len(edges_seen) + i]
-        off = near_off & _widened(far_off, reach)
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
-        longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
-        if longest >= MIN_RUN_DIAMETERS * diameter:
+        if longest[i] >= MIN_RUN_DIAMETERS * diameter:
             found.append(EDGE_NAMES[k])
     return found
