@@ -233,8 +233,11 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     for x, y in checkers:  # checkers found are explained, rims and shadows included
         cv2.circle(on_checker, (int(round(x * scale)), int(round(y * scale))),
                    int(round(r_canon * scale * 1.15)), 1, -1)
-    covered = column_patches(on_checker.astype(np.float32), geometry, scale) > 0.5
-    support, available = board_support(column_patches(lab, geometry, scale), covered)
+    # The checkers' cover resampled with the colours, as a fourth channel: one resize per
+    # column width instead of two (each channel is resampled on its own, the same numbers).
+    patches = column_patches(np.dstack([lab, on_checker.astype(np.float32)]), geometry, scale)
+    covered = patches[..., 3] > 0.5
+    support, available = board_support(patches[..., :3], covered)
     lonely = (available >= 2) & (support < SUPPORT * available)
     foreign = np.zeros((h, w), bool)
     # Distance to the nearer checker colour, over the whole (small) field at once.
@@ -293,15 +296,35 @@ def frame_band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
     strips along the top, right, bottom and left edges (along the edge x across it, canonical
     scale), BGR; ``frame`` may have a fourth channel (see
     :func:`calibration.geometry.with_fourth_channel`)."""
-    return [_band(frame, corners, geometry, lo, hi) for lo, hi in BANDS]
+    to_field = homography(corners, geometry)
+    return [_band(frame, to_field, geometry, lo, hi) for lo, hi in BANDS]
 
 
-def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share: float,
+def _axis_inverse(to_canon: np.ndarray) -> np.ndarray:
+    """The inverse of a strip's placement on the canonical field (:func:`_band`): a turn by a
+    multiple of 90 degrees or a mirror, whose entries are 0 and +-1, then a shift.  Its inverse
+    is the transposed turn and the shift turned back, the same numbers ``np.linalg.inv`` gives
+    (exactly: every product is by 0 or +-1) at a small share of its cost.
+
+    >>> to_canon = np.array([[0, -1, 3.2], [1, 0, -7.5], [0, 0, 1]])
+    >>> bool(np.array_equal(_axis_inverse(to_canon), np.linalg.inv(to_canon)))
+    True
+    """
+    turn = to_canon[:2, :2].T
+    inverse = np.zeros((3, 3))
+    inverse[:2, :2] = turn
+    inverse[:2, 2] = -(turn @ to_canon[:2, 2])
+    inverse[2, 2] = 1.0
+    return inverse
+
+
+def _band(frame: np.ndarray, to_field: np.ndarray, geometry: BoardGeometry, lo_share: float,
           hi_share: float) -> list[np.ndarray]:
+    """The four strips of one band (see :func:`frame_band`); ``to_field`` is the field's
+    homography (:func:`calibration.geometry.homography`)."""
     w, h = geometry.width, geometry.height
     lo, hi = lo_share * w, hi_share * w
     thick = max(2, int(round(hi - lo)))
-    to_field = homography(corners, geometry)
     m = geometry.margin
     strips = []
     # (x, y) in canonical field pixels of each strip's origin, its along and across directions.
@@ -317,7 +340,7 @@ def _band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, lo_share
         to_canon = np.array([[along[0], across[0], origin[0] + m],
                              [along[1], across[1], origin[1] + m],
                              [0, 0, 1]], np.float64)
-        matrix = np.linalg.inv(to_canon) @ to_field
+        matrix = _axis_inverse(to_canon) @ to_field
         strip = without_fourth_channel(cv2.warpPerspective(
             frame, matrix, (int(length), thick), flags=cv2.INTER_AREA,
             borderMode=cv2.BORDER_REPLICATE))
@@ -433,11 +456,24 @@ def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diamet
     colours = [palette if EDGE_NAMES[k] in ("left", "right") else none for k in edges_seen]
     offs = _foreign_lines(_edge_lines(strips), colours + colours)
     reach = max(1, int(diameter / 3))
+    # The edges' lines end to end, ``reach`` unset flags between two: a run or a widening
+    # cannot cross from one edge into the next, so one pass over all of them finds each
+    # edge's runs as edge by edge would, for one set of numpy calls instead of one per edge.
+    count = len(edges_seen)
+    gap = np.zeros(reach, bool)
+
+    def joined(lines: Sequence[np.ndarray]) -> np.ndarray:
+        return np.concatenate([part for line in lines for part in (line, gap)])
+
+    off = joined(offs[:count]) & _widened(joined(offs[count:]), reach)
+    starts = np.cumsum([0] + [len(line) + reach for line in offs[:count - 1]])
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
+    longest = np.zeros(count, np.int64)
+    if len(edges):
+        run_starts, run_stops = edges[::2], edges[1::2]
+        np.maximum.at(longest, np.searchsorted(starts, run_starts, side="right") - 1,
+                      run_stops - run_starts)
     for i, k in enumerate(edges_seen):
-        near_off, far_off = offs[i], offs[len(edges_seen) + i]
-        off = near_off & _widened(far_off, reach)
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
-        longest = max((b - a for a, b in zip(edges[::2], edges[1::2])), default=0)
-        if longest >= MIN_RUN_DIAMETERS * diameter:
+        if longest[i] >= MIN_RUN_DIAMETERS * diameter:
             found.append(EDGE_NAMES[k])
     return found

@@ -24,6 +24,7 @@ True
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -90,6 +91,9 @@ class BoardReader:
         self.calibration = calibration
         #: Also read stacks built in layers (see :func:`vision.checkers.find_checkers`).
         self.layered_stacks = layered_stacks
+        #: Per thread, the last frame's four-channel copy, written over by the next frame's
+        #: (see :func:`~calibration.geometry.with_fourth_channel`).
+        self._scratch = threading.local()
 
     def read(self, frame: np.ndarray, corners: Sequence[Sequence[float]] | None = None
              ) -> BoardObservation:
@@ -104,7 +108,8 @@ class BoardReader:
             corners = locate_field(frame)
         # The frame is warped several times (field, side trays, frame edges): with a fourth
         # channel each warp is about twice as fast, the same BGR coming out.
-        frame4 = with_fourth_channel(frame)
+        frame4 = with_fourth_channel(frame, getattr(self._scratch, "frame4", None))
+        self._scratch.frame4 = frame4
         rect = rectify(frame4, corners, self.calibration)
         findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
         obs, centres = self._observe(findings)

@@ -77,22 +77,26 @@ def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, sid
 
 
 def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, side: str,
-                least_in_view: float = 0.0) -> tuple[np.ndarray | None, np.ndarray]:
+                least_in_view: float = 0.0, to_field: np.ndarray | None = None
+                ) -> tuple[np.ndarray | None, np.ndarray]:
     """:func:`side_strip` with as many channels as ``frame``: the reader needs the strip's
     grey everywhere but its colours only between a tray's walls, so the fourth channel is
     dropped from those few columns only.  The strip is not drawn (None) when fewer than
-    ``least_in_view`` columns side by side lie in the frame: no tray could be read in it."""
+    ``least_in_view`` columns side by side lie in the frame: no tray could be read in it.
+    ``to_field``: the field's homography when the caller has it (the same for both sides)."""
     w, h = geometry.width, geometry.height
     strip_w = STRIP_SHARE * w
     x_start = -strip_w if side == "left" else w
     m = geometry.margin
     k = STRIP_SCALE
     shift = np.array([[k, 0, -k * (x_start + m)], [0, k, -k * m], [0, 0, 1]], np.float64)
-    to_strip = shift @ homography(corners, geometry)
+    to_strip = shift @ (homography(corners, geometry) if to_field is None else to_field)
     size = (int(round(k * strip_w)), int(round(k * h)))
-    columns = np.arange(size[0], dtype=np.float32) + 0.5
-    ends = np.stack([np.stack([columns, np.zeros_like(columns)], 1),
-                     np.stack([columns, np.full_like(columns, size[1])], 1)])
+    # Both ends of each strip column, the top row's then the bottom row's.
+    ends = np.empty((2, size[0], 2), np.float32)
+    ends[:, :, 0] = np.arange(size[0], dtype=np.float32) + 0.5
+    ends[0, :, 1] = 0
+    ends[1, :, 1] = size[1]
     in_frame = cv2.perspectiveTransform(ends.reshape(1, -1, 2), np.linalg.inv(to_strip))[0]
     fh, fw = frame.shape[:2]
     slack = 0.01 * max(fw, fh)
@@ -146,7 +150,9 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)[::3]  # every third row will do
     step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
     strength = column_median(step)
-    column = column_median(g)  # each column's typical grey
+    # Each column's typical grey, needed only for a pair of edges that passes the tests before
+    # it (most strips, with no tray, have none): worked out once, when first needed.
+    column: np.ndarray | None = None
     # Plain Python numbers for the loops below (numpy scalars cost several times more each).
     strength = np.concatenate([[0.0], strength, [0.0]]).tolist()
     n = len(strength)
@@ -162,6 +168,8 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
             if score <= best_score or i < 3 or j > n - 4:
                 continue
             wall = max(2, int(0.1 * diameter))
+            if column is None:
+                column = column_median(g)
             inner = float(median_of(column[max(0, i - 1 - wall): i - 1]))
             outer = float(median_of(column[j + 1: j + 1 + wall]))
             floor = float(median_of(column[i + 1: j]))
@@ -295,8 +303,9 @@ def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
     # least this many strip columns side by side (see find_tray_band's pairs of edges and the
     # test below); a side with fewer in view cannot show one, and is not drawn at all.
     least_in_view = TRAY_WIDTH[0] * diameter + 3
+    to_field = homography(corners, geometry)
     for side in ("left", "right"):
-        strip, inside = _side_strip(frame, corners, geometry, side, least_in_view)
+        strip, inside = _side_strip(frame, corners, geometry, side, least_in_view, to_field)
         if strip is None:
             continue
         band = find_tray_band(_grey(strip), diameter)

@@ -7,7 +7,7 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from engine.position import Position
-from vision.occlusion import find_occlusion
+from vision.occlusion import edge_runs, find_occlusion
 from vision.reader import BoardReader
 from vision.render import RenderOptions, render_board
 
@@ -50,6 +50,31 @@ def test_checkers_found_are_not_occlusion():
                    (235, 235, 235), -1)
         centres.append(centre)
     assert not find_occlusion(field, geometry, WHITE_BLACK, centres).occluded
+
+
+def _plain_bands(width: int, height: int) -> list[list[np.ndarray]]:
+    """Both frame bands of a plain wooden frame: strips along the top, right, bottom, left."""
+    return [[np.full((4, length, 3), (60, 90, 130), np.uint8)
+             for length in (width, height, width, height)] for _ in range(2)]
+
+
+def test_an_arm_across_the_frame_is_found_on_its_own_edge_only():
+    diameter = 30.0
+    bands = _plain_bands(320, 280)
+    for band in bands:  # something blue across both bands of the bottom edge, at its far end
+        band[2][:, 290:] = (200, 60, 20)
+    assert edge_runs(bands, np.zeros((0, 3), np.float32), diameter) == ["bottom"]
+
+
+def test_short_foreign_runs_at_the_ends_of_two_edges_do_not_join():
+    # Each run is shorter than MIN_RUN_DIAMETERS checkers; the top line ends where the right
+    # one begins (they meet at the corner), so run together they would be long enough.
+    diameter = 30.0
+    bands = _plain_bands(320, 280)
+    for band in bands:
+        band[0][:, 310:] = (200, 60, 20)
+        band[1][:, :10] = (200, 60, 20)
+    assert edge_runs(bands, np.zeros((0, 3), np.float32), diameter) == []
 
 
 @pytest.mark.slow
