@@ -71,9 +71,9 @@ def test_the_darks_noise_is_not_raised_past_the_limit(sigma: float) -> None:
     black = exposure.black_level(lab8[..., 0])
     gain = exposure.dark_gain(black, exposure.dark_noise(lab8[..., 0]))
     assert gain > 1.5  # crushed blacks are expanded ...
-    # ... while their noise stays within the limit (a little over it where the noise reaches
-    # down to zero, the toe's steepest part).
-    assert float(toned[:, :100].std()) <= exposure.NOISE_LIMIT * 1.3
+    # ... while their noise stays within the limit (a little over it allowed: the toe is
+    # steeper below the black level, where noise reaching down to zero falls).
+    assert float(toned[:, :100].std()) <= exposure.NOISE_LIMIT * 1.1
     # and the mid-tones keep their lightness
     assert np.all(toned[:, 100:] == 130)
 
