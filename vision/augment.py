@@ -14,12 +14,15 @@ noise is drawn from a fixed seed.
   through the board plane with a pinhole camera whose principal point is the frame centre (the
   model :func:`calibration.geometry.field_aspect` assumes), moving back when needed so the field
   stays in view;
-* :func:`exposure` — darker or brighter (a gamma on the 0..1 intensities, and a gain);
+* :func:`exposure` — darker or brighter (a gamma on the 0..1 intensities, and a gain): gamma
+  1.8 and 2.2 are a photo under-exposed by a phone in a dim room (its blacks crushed to a few
+  levels), 0.55 one taken under a strong lamp;
 * :func:`colour_cast` — a white balance gone warm or cool (per-channel gains);
 * :func:`jpeg` — JPEG compression at a given quality;
 * :func:`sensor_noise` — Gaussian noise, stronger in the dark as on a small sensor.
 
-:data:`TRANSFORMS` names one setting of each (and a combination) for
+:data:`TRANSFORMS` names one setting of each (and two combinations: a phone photo, and one
+taken in a dim room, under-exposed with the noise and compression a phone adds there) for
 ``python -m vision.evaluate --set real-aug``.
 
 >>> import numpy as np
@@ -278,6 +281,7 @@ TRANSFORMS: dict[str, Transform] = {
     "tilt +20 deg": lambda f, c: tilt(f, c, 20),
     "tilt +20 deg sideways": lambda f, c: tilt(f, c, 20, azimuth=0),
     "darker (gamma 1.8)": lambda f, c: exposure(f, c, gamma=1.8),
+    "darker still (gamma 2.2)": lambda f, c: exposure(f, c, gamma=2.2),
     "brighter (gamma 0.55)": lambda f, c: exposure(f, c, gamma=0.55),
     "warm cast": lambda f, c: colour_cast(f, c, (0.7, 0.95, 1.15)),
     "cool cast": lambda f, c: colour_cast(f, c, (1.2, 1.0, 0.8)),
@@ -287,4 +291,7 @@ TRANSFORMS: dict[str, Transform] = {
         lambda f, c: tilt(f, c, 15), lambda f, c: rotate(f, c, 90),
         lambda f, c: downscale(f, c, 600), lambda f, c: colour_cast(f, c, (0.8, 0.97, 1.1)),
         lambda f, c: sensor_noise(f, c, 5.0), lambda f, c: jpeg(f, c, 60)),
+    "dim room: gamma 1.8, noise 6, JPEG 70": chain(
+        lambda f, c: exposure(f, c, gamma=1.8), lambda f, c: sensor_noise(f, c, 6.0),
+        lambda f, c: jpeg(f, c, 70)),
 }

@@ -21,6 +21,7 @@ import functools
 import cv2
 import numpy as np
 
+from vision.exposure import edge_lab
 
 #: Ring directions checked for a radial edge, and the edge strength that counts (share of the
 #: capped gradient).
@@ -158,7 +159,10 @@ class RingScorer:
         #: Results of costlier looks at this image that callers ask for more than once,
         #: by a key of their own (each frame has its scorer).
         self.memo: dict = {}
-        smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
+        # Gradients on a lightness whose crushed darks (an under-exposed photo) are expanded
+        # again: the Lab image itself when the field's blacks are well exposed (see
+        # vision.exposure).
+        smooth = cv2.GaussianBlur(edge_lab(lab8, lab), (0, 0), max(0.7, radius * 0.06))
         gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
