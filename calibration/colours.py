@@ -128,11 +128,20 @@ def _two_means(data: np.ndarray, weights: np.ndarray, rounds: int = 20) -> np.nd
     return labels
 
 
-def nearest(colours: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Assign colours to the nearest of two centres: (labels, margin 0..1 per colour)."""
+def centre_distances(colours: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Distance (lightness down-weighted, as :func:`weighted`) from each colour to each centre.
+
+    >>> centre_distances(np.float32([[100, 131, 132]]), np.float32([[100, 128, 128], [0, 128, 128]])).shape
+    (1, 2)
+    """
     data = weighted(colours)
     ref = weighted(centres)
-    d = np.sqrt(((data[:, None, :] - ref[None, :, :]) ** 2).sum(axis=2))
+    return np.sqrt(((data[:, None, :] - ref[None, :, :]) ** 2).sum(axis=2))
+
+
+def nearest(colours: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Assign colours to the nearest of two centres: (labels, margin 0..1 per colour)."""
+    d = centre_distances(colours, centres)
     labels = np.argmin(d, axis=1)
     near, far = d.min(axis=1), d.max(axis=1)
     margin = (far - near) / (far + near + 1e-6)

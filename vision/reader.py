@@ -31,7 +31,7 @@ from typing import Sequence
 import numpy as np
 
 from calibration.calibration import Calibration
-from calibration.colours import name_pair, nearest, two_clusters
+from calibration.colours import centre_distances, name_pair, nearest, two_clusters
 from calibration.geometry import (
     BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp, with_fourth_channel,
 )
@@ -145,16 +145,26 @@ class BoardReader:
             sureness = np.asarray([sc for s in stacks for sc in s.scores])
             labels, centres = two_clusters(np.asarray(colours).reshape(-1, 3),
                                            np.clip((sureness - 0.6) * 2.5, 0.05, 1.0))
-            names = name_pair(centres)
             if colours:
-                _, margins = nearest(np.asarray(colours), centres)
+                centres = _stack_consensus_centres(np.asarray(colours), np.asarray(owners),
+                                                   labels, centres, len(stacks) - 1)
+                labels, margins = nearest(np.asarray(colours), centres)
             else:
                 margins = np.zeros(0)
+            names = name_pair(centres)
         votes = np.zeros((len(stacks), 2))
         colour_margin = np.ones(len(stacks))
         for owner, label, margin in zip(owners, labels, margins):
             votes[owner, label] += 1
             colour_margin[owner] = min(colour_margin[owner], 0.2 + margin)
+        if colours:
+            # A stack split evenly between the colours (glare lightening two of a dark four)
+            # goes to the colour its checkers lie closer to all together.
+            distance = centre_distances(np.asarray(colours), centres)
+            for i in np.flatnonzero(votes[:, 0] == votes[:, 1]):
+                mine = np.asarray(owners) == i
+                if mine.any():
+                    votes[i, int(np.argmin(distance[mine].sum(axis=0)))] += 0.5
         readings: list[PointReading | None] = []
         threshold = findings.threshold
         for i, stack in enumerate(stacks[:-1]):
@@ -181,6 +191,43 @@ class BoardReader:
             if obs.on_field(name) > CHECKERS_PER_SIDE:
                 obs.notes.append(f"more than {CHECKERS_PER_SIDE} {name} checkers seen")
         return obs, np.asarray(centres, np.float32)
+
+
+def _stack_consensus_centres(colours: np.ndarray, owners: np.ndarray, labels: np.ndarray,
+                             centres: np.ndarray, bar_index: int) -> np.ndarray:
+    """The two colours' centres again, each point's checkers all taken as its stack's colour.
+
+    One stack holds one player's checkers, so a checker that glare or shadow pushed toward the
+    other colour is still of its stack's: centres made of single checkers would let a few such
+    pull a colour's centre (and name) off.  The bar holds both colours, so its checkers keep
+    their own.  A colour left without a checker keeps its first centre.
+
+    >>> colours = np.float32([[40, 128, 128]] * 2 + [[120, 128, 128]] * 2
+    ...                      + [[220, 128, 128]] * 3 + [[40, 128, 128]] * 3)
+    >>> owners = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2, 2])
+    >>> labels = np.array([1, 1, 0, 0, 0, 0, 0, 1, 1, 1])
+    >>> centres = np.float32([[170, 128, 128], [40, 128, 128]])
+    >>> _stack_consensus_centres(colours, owners, labels, centres, 3)[:, 0].tolist()
+    [220.0, 40.0]
+    """
+    stack_label = labels.copy()
+    distance = centre_distances(colours, centres)
+    for owner in np.unique(owners):
+        if owner == bar_index:
+            continue
+        mine = owners == owner
+        votes = np.bincount(labels[mine], minlength=2)
+        if votes[0] == votes[1]:
+            stack_label[mine] = int(np.argmin(distance[mine].sum(axis=0)))
+        else:
+            stack_label[mine] = int(np.argmax(votes))
+    out = np.asarray(centres, np.float32).copy()
+    for k in (0, 1):
+        if np.any(stack_label == k):
+            out[k] = np.median(colours[stack_label == k], axis=0)
+    if out[1, 0] > out[0, 0]:
+        return np.asarray(centres, np.float32)   # keep the lighter colour first, as clustered
+    return out
 
 
 def settle_off(obs: BoardObservation, tray: TrayReading) -> None:

@@ -30,6 +30,15 @@ def test_tall_overlapped_stacks_bar_and_colour_names():
     assert score["exact"] and score["names_right"], obs.to_json()
 
 
+def test_a_stack_split_by_glare_keeps_its_colour_and_the_names():
+    """Hard seed 1392: glare lightens two of a black 4 halfway to white.  The stack is black
+    (its checkers lie closer to black all together) and the light colour is still "white"."""
+    scene = render_board(None, RenderOptions(seed=1392, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    score = score_board(obs, scene.truth)
+    assert score["exact"] and score["names_right"], (obs.to_json(), scene.truth.to_json())
+
+
 def test_hard_frames_mostly_right():
     """Tilt, rotation, glare, shadow, blur, noise, JPEG: a small sample of the hard set."""
     right = total = exact = 0
