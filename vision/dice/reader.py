@@ -42,7 +42,8 @@ or size:
    face shown more than the slant allows (its pips seen more roundly, or, too small for
    that, as large as the top's).  A small die whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
-   cocked for being small.  Without the corners the
+   cocked for being small; a one whose pip is too small to show its shape has its outline
+   measured by rays from the pip to where its face's colour ends.  Without the corners the
    slant is unknown (a die seen at a slant looks like a cocked die seen from above): the
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
@@ -1017,6 +1018,46 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     return half
 
 
+def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | None,
+                                 reference: Callable[[np.ndarray], np.ndarray],
+                                 settings: ReaderSettings) -> tuple[float, float] | None:
+    """How square the outline around a one's pip is on the board plane: ``(narrowest over the
+    median width, tolerance)``, or ``None`` when too few widths are seen.
+
+    A one's single pip shows no layout, and a pip of a few pixels no shape; its face's outline,
+    where the face's colour ends around it, is then the evidence of how the face lies.  The
+    widths of the outline through the pip (two opposite rays, where both end at a die-like
+    distance), with the board's foreshortening there undone, are those of a square on a flat
+    die: nearly alike (a real die's rounded top is close to a disc; a sharp-cornered square's
+    narrowest, across two sides, is 0.92 of its median).  A tilted top is narrower along its
+    tilt; a side face seen beside the top only lengthens the rays that cross it.  The reader
+    takes a one as flat when the ratio is at least 1 less the tolerance, as it does for the
+    outline of four to six pips: short of that it may lean a little, and is not read.
+
+    The tolerance is the rays' step (0.4 pip radii) at both ends over the median width, plus a
+    few percent.
+    """
+    edges = _face_edge_distances(field_, pip, bgr)
+    directions = len(edges)
+    lo = 0.5 / settings.pip_radius_range[1] * 0.85
+    hi = 0.5 / settings.pip_radius_range[0] * 1.5
+    closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
+    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1) @ pip.shape.T   # pixels per pip radius
+    board = reference(pip.xy)
+    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    scale = np.linalg.norm(steps @ root.T, axis=1)          # board units per pip radius, per ray
+    half = directions // 2
+    pairs = [k for k in range(half) if closed[k] and closed[k + half]]
+    if len(pairs) < half // 2:
+        return None
+    widths = np.array([(edges[k] + edges[k + half]) * scale[k] for k in pairs])
+    typical = float(np.median(widths))
+    radius_in_board = float(np.median(scale))
+    tolerance = 0.04 + 2 * 0.4 * radius_in_board / typical
+    return float(widths.min() / typical), tolerance
+
+
 _ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
 
 
@@ -1611,11 +1652,18 @@ class DiceReader:
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
-                # A one's lone small pip shows neither its shape nor a layout, and its face's
-                # outline is only estimated: nothing tells a flat one from a leaning one whose
-                # side faces' pips are too faint to find.
+                # A one's lone small pip shows neither its shape nor a layout: only the outline
+                # of its face, found by rays from the pip, tells a flat one from a leaning one
+                # whose side faces' pips are too faint to find (below).
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt and (
                     measurable or (top.value > 1 and (outline is None or outline >= 1.0 - tolerance)))
+                if top.value == 1 and not measurable and top.radius >= settings.min_pip_radius_for_tilt:
+                    # A one's small pip shows no shape, but the outline of its face (where its
+                    # colour ends around the pip) does: square on the board plane within what
+                    # its rays can measure, the top lies flat (as for faces of four to six pips).
+                    evenness = _lone_pip_outline_squareness(field_, field_.pips[top.pips[0]],
+                                                            frame if frame.ndim == 3 else None, reference, settings)
+                    judgeable = evenness is not None and evenness[0] >= 1.0 - evenness[1]
                 # On a board, marks paired up across checkers (light gaps between touching discs,
                 # a logo inside a checker's rim) pass for the pips of a one, two or three (four to
                 # six marks rarely fall into a die's layout by chance); a die's top is a patch of
