@@ -91,3 +91,23 @@ def test_a_cocked_small_die_is_not_given_a_number():
     near = [d for d in observation.dice if abs(d.x - drawn.centre[0]) + abs(d.y - drawn.centre[1]) < 12]
     assert all(d.value is None for d in near)
     assert [d.value for d in observation.dice if d not in near] == [4]
+
+
+@pytest.mark.parametrize("style", ["white", "black"])
+def test_a_small_flat_one_is_read_by_its_outline_and_a_leaning_one_is_not(style):
+    """A one whose pip is too small to show its shape (about 2 px) was never read on a board:
+    nothing told it from a leaning one.  The outline of its face, found by rays from the pip,
+    does: square on the board plane, it is read; a one leaning 35 degrees beside it gets no value."""
+    for size, slant in ((18, 0.0), (18, 0.04), (22, 0.04)):
+        frame, corners, homography = _board(seed=3, slant=slant)
+        flat = draw_die(frame, _at(homography, 0.30, 0.50), size, 1, angle_deg=25, style=style)
+        leaning = draw_die(frame, _at(homography, 0.70, 0.48), size, 1, angle_deg=10, style=style,
+                           cocked=True, tilt_deg=35.0, rng=np.random.default_rng(4))
+        observation = READER.read(frame, [tuple(c) for c in corners])
+
+        def near(die, drawn) -> bool:
+            return abs(die.x - drawn.centre[0]) + abs(die.y - drawn.centre[1]) < 8
+
+        assert [(d.value, d.cocked) for d in observation.dice if near(d, flat)] == [(1, False)], (size, slant)
+        assert all(d.value is None for d in observation.dice if near(d, leaning)), (size, slant)
+        assert all(near(d, flat) or near(d, leaning) for d in observation.dice), (size, slant)

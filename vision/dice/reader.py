@@ -42,7 +42,8 @@ or size:
    face shown more than the slant allows (its pips seen more roundly, or, too small for
    that, as large as the top's).  A small die whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
-   cocked for being small.  Without the corners the
+   cocked for being small; a one whose pip is too small to show its shape has its outline
+   measured by rays from the pip to where its face's colour ends.  Without the corners the
    slant is unknown (a die seen at a slant looks like a cocked die seen from above): the
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
@@ -253,10 +254,11 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     candidates: list[tuple[float, Pip, np.ndarray, np.ndarray]] = []
     previous = 0
-    # Blobs that were too large for the previous scale, per polarity: a blob's measured size
-    # changes with the scale (a pip 13 px wide at one scale may measure 12 at the next), so
-    # these are looked at again below that scale's band.
-    too_large: dict[int, np.ndarray | None] = {1: None, -1: None}
+    # Blobs that were too large for the previous scale, per polarity (that scale's labels and
+    # which of them were too large): a blob's measured size changes with the scale (a pip 13 px
+    # wide at one scale may measure 12 at the next), so these are looked at again below that
+    # scale's band.
+    too_large: dict[int, tuple[np.ndarray, np.ndarray] | None] = {1: None, -1: None}
     grey_plus_10 = grey + 10.0
     for k in settings.scales:
         if k > 2 * min(h, w):
@@ -289,17 +291,25 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                 binary &= mask > 0
             n, labels, stats, _ = cv2.connectedComponentsWithStats(binary.view(np.uint8), connectivity=8)
             level: list[tuple[Pip, np.ndarray, np.ndarray, int]] = []
-            big = np.maximum(stats[:, 2], stats[:, 3]) > 0.8 * k
+            extent = np.maximum(stats[:, 2], stats[:, 3])
+            big = extent > 0.8 * k
             big[0] = False
-            larger = too_large[polarity]
-            # Which components overlap a blob too large for the previous scale (one pass, not per blob).
-            seen_larger = np.zeros(n, bool) if larger is None else np.bincount(labels[larger], minlength=n) > 0
-            too_large[polarity] = big[labels]
             # The blobs worth a look, chosen all at once (most components are specks or were
             # candidates at the previous scale).  (A blob looked at again is one just below the
             # band: far smaller ones were candidates at the previous scale.)
-            extent = np.maximum(stats[:, 2], stats[:, 3])
-            wanted = (stats[:, 4] >= 2) & ((extent > smallest) | (seen_larger & (extent > 0.75 * smallest)))
+            wanted = (stats[:, 4] >= 2) & (extent > smallest)
+            if too_large[polarity] is not None:
+                # Which of the blobs just below the band overlap one too large for the previous
+                # scale (only those few are looked up, not the whole image).
+                previous_labels, previous_big = too_large[polarity]
+                for i in np.flatnonzero((stats[:, 4] >= 2) & ~wanted & (extent > 0.75 * smallest)).tolist():
+                    if i == 0:
+                        continue
+                    x, y, bw, bh, _ = stats[i].tolist()
+                    here = labels[y:y + bh, x:x + bw] == i
+                    if previous_big[previous_labels[y:y + bh, x:x + bw][here]].any():
+                        wanted[i] = True
+            too_large[polarity] = (labels, big) if big.any() else None
             if k > settings.scales[0]:
                 wanted &= ~big
             else:
@@ -336,11 +346,14 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     # A blob with other pips inside it is a die face (a small light die on a dark board), not a pip.
     centres = np.array([p.xy for p in accepted]).reshape(-1, 2)
     faces = set()
+    radii = np.array([p.radius for p in accepted])
     for index, pip in enumerate(accepted):
+        smaller = 2.5 * radii < pip.radius
+        if not smaller.any():
+            continue      # (most pips: none is that much smaller)
         v = centres - pip.xy
         inside = np.einsum("ij,jk,ik->i", v, np.linalg.inv(4.0 * pip.cov), v) < 1.0
-        inside &= np.array([2.5 * p.radius < pip.radius for p in accepted])
-        if inside.any():
+        if (inside & smaller).any():
             faces.add(index)
     if faces:
         accepted = [p for i, p in enumerate(accepted) if i not in faces]
@@ -388,13 +401,17 @@ def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
     cov = centred @ centred.T
     cov *= 1.0 / area
     cov += _PIXEL_VARIANCE
-    fill = area / (math.pi * 4.0 * math.sqrt(max(np.linalg.det(cov), 1e-9)))
+    # (The determinant and eigenvalues of the 2x2 matrix in closed form: np.linalg's per-call
+    # overhead was much of this function's time.)
+    (sxx, sxy), (_, syy) = cov.tolist()
+    det = sxx * syy - sxy * sxy
+    fill = area / (math.pi * 4.0 * math.sqrt(max(det, 1e-9)))
     # Small blobs are too coarse to judge; larger ones must fill their ellipse (no rings, no glyphs).
     lo, hi = (0.55, 1.5) if area < 12 else (0.75, 1.3)
     if not lo <= fill <= hi:
         return None
-    vals = np.linalg.eigvalsh(cov)
-    if vals[0] < 0.04 * vals[1]:  # axis ratio below 0.2
+    mean, offset = 0.5 * (sxx + syy), math.hypot(0.5 * (sxx - syy), sxy)
+    if mean - offset < 0.04 * (mean + offset):  # axis ratio below 0.2
         return None
     return cov
 
@@ -410,19 +427,27 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
         cx, cy = xs[core], ys[core]
         if len(cx) < 2:
             break
-        x0, y0 = cx.min(), cy.min()
-        patch = np.zeros((cy.max() - y0 + 1, cx.max() - x0 + 1), np.uint8)
+        x0, y0 = int(cx.min()), int(cy.min())
+        patch = np.zeros((int(cy.max()) - y0 + 1, int(cx.max()) - x0 + 1), np.uint8)
         patch[cy - y0, cx - x0] = 1
         n, labels = cv2.connectedComponents(patch, connectivity=8)
+        if n == 2:
+            # One core: its pixels, in the same (row-major) order as the component's.
+            parts = [(cx, cy, strength[core])]
+        else:
+            parts = []
+            for j in range(1, n):
+                py, px = np.nonzero(labels == j)
+                px, py = px + x0, py + y0
+                parts.append((px, py, None))
         found = []
-        for j in range(1, n):
-            py, px = np.nonzero(labels == j)
-            px, py = px + x0, py + y0
+        for px, py, values in parts:
             cov = _pip_shape(px, py)
             if cov is not None:
                 # (Sums of pixel coordinates are exact: the same means as .mean(), sooner.)
+                contrast = float((diff[py, px] if values is None else values).mean())
                 found.append((Pip(float(px.sum()) / len(px), float(py.sum()) / len(py), cov, len(px), polarity,
-                                  float(diff[py, px].mean())), px, py))
+                                  contrast), px, py))
         if n == 2 and found:
             return found                 # one round core: a pip
         if n > 2 and len(found) >= 2:
@@ -438,34 +463,52 @@ def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: n
     ``full=False`` is the quick version used to rank candidates: no colour, spread from the deviation.
     """
     h, w = grey.shape
-    s = pip.shape
-    half = int(math.ceil(2.6 * max(np.abs(s).sum(axis=1)))) + 2
-    x0, y0 = max(0, int(pip.x) - half), max(0, int(pip.y) - half)
-    x1, y1 = min(w, int(pip.x) + half + 1), min(h, int(pip.y) + half + 1)
-    offsets = np.empty((y1 - y0, x1 - x0, 2))
-    offsets[..., 0] = np.arange(x0, x1) - pip.x
-    offsets[..., 1] = (np.arange(y0, y1) - pip.y)[:, None]
-    d = offsets @ np.linalg.inv(s).T
-    rho = np.hypot(d[..., 0], d[..., 1])
+    if full:
+        s = pip.shape
+        (a, b), (c, d) = np.linalg.inv(s).tolist()
+        reach = max(abs(s[0, 0]) + abs(s[0, 1]), abs(s[1, 0]) + abs(s[1, 1]))
+    else:
+        # The same outline in closed form (called for every candidate of every scale, where
+        # np.linalg's per-call overhead was much of the time; the pip's own shape, which its
+        # rays follow later, is left to be computed as before).
+        (sxx, sxy), (_, syy) = pip.cov.tolist()
+        mean, offset = 0.5 * (sxx + syy), math.hypot(0.5 * (sxx - syy), sxy)
+        major, minor = 2.0 * math.sqrt(max(mean + offset, 1e-6)), 2.0 * math.sqrt(max(mean - offset, 1e-6))
+        angle = 0.5 * math.atan2(2.0 * sxy, sxx - syy)        # of the major axis
+        cos, sin = math.cos(angle), math.sin(angle)
+        reach = max(abs(cos) * major + abs(sin) * minor, abs(sin) * major + abs(cos) * minor)
+        # inverse of S = R diag(major, minor): diag(1/major, 1/minor) R^T
+        a, b, c, d = cos / major, sin / major, -sin / minor, cos / minor
+    half = int(math.ceil(2.6 * reach)) + 2
+    cx, cy = int(pip.x), int(pip.y)
+    x0, y0 = max(0, cx - half), max(0, cy - half)
+    x1, y1 = min(w, cx + half + 1), min(h, cy + half + 1)
+    # The distance of each pixel from the centre in pip radii (the pip's outline undone), from
+    # the row and column offsets (no per-pixel offset array).
+    ox = np.arange(x0, x1) - pip.x
+    oy = (np.arange(y0, y1) - pip.y)[:, None]
+    rho = np.hypot(ox * a + oy * b, ox * c + oy * d)
     own = owner[y0:y1, x0:x1]
-    inside = own == index
     region = grey[y0:y1, x0:x1]
-    pip.pip_grey = float(region[inside].mean()) if inside.any() else float(grey[int(pip.y), int(pip.x)])
+    inside = own == index
+    pip_values = region[inside]
+    pip.pip_grey = float(pip_values.mean()) if pip_values.size else float(grey[cy, cx])
     free = own == unowned
     ring = (rho > 1.4) & (rho < 2.1) & free
-    if ring.sum() < 4:
+    if np.count_nonzero(ring) < 4:
         ring = (rho > 1.3) & (rho < 3.0) & free
-    if ring.sum() < 3:
-        pip.face_grey, pip.face_spread = pip.pip_grey, 255.0
-        pip.face_bgr = bgr[int(pip.y), int(pip.x)].astype(np.float32)
-        return
+        if np.count_nonzero(ring) < 3:
+            pip.face_grey, pip.face_spread = pip.pip_grey, 255.0
+            pip.face_bgr = bgr[cy, cx].astype(np.float32)
+            return
     values = region[ring]
     if not full:
         pip.face_grey = float(values.mean())
         pip.face_spread = float(2.56 * values.std())
         return
     pip.face_grey = float(np.median(values))
-    pip.face_spread = float(np.percentile(values, 90) - np.percentile(values, 10))
+    low, high = np.percentile(values, (10, 90)).tolist()
+    pip.face_spread = float(high - low)
     pip.face_bgr = np.median(bgr[y0:y1, x0:x1][ring], axis=0).astype(np.float32)
 
 
@@ -973,6 +1016,46 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
                 and 0.7 * pip.radius <= other.radius <= 1.45 * pip.radius and other.axis_ratio >= 0.8 * pip.axis_ratio:
             return None
     return half
+
+
+def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | None,
+                                 reference: Callable[[np.ndarray], np.ndarray],
+                                 settings: ReaderSettings) -> tuple[float, float] | None:
+    """How square the outline around a one's pip is on the board plane: ``(narrowest over the
+    median width, tolerance)``, or ``None`` when too few widths are seen.
+
+    A one's single pip shows no layout, and a pip of a few pixels no shape; its face's outline,
+    where the face's colour ends around it, is then the evidence of how the face lies.  The
+    widths of the outline through the pip (two opposite rays, where both end at a die-like
+    distance), with the board's foreshortening there undone, are those of a square on a flat
+    die: nearly alike (a real die's rounded top is close to a disc; a sharp-cornered square's
+    narrowest, across two sides, is 0.92 of its median).  A tilted top is narrower along its
+    tilt; a side face seen beside the top only lengthens the rays that cross it.  The reader
+    takes a one as flat when the ratio is at least 1 less the tolerance, as it does for the
+    outline of four to six pips: short of that it may lean a little, and is not read.
+
+    The tolerance is the rays' step (0.4 pip radii) at both ends over the median width, plus a
+    few percent.
+    """
+    edges = _face_edge_distances(field_, pip, bgr)
+    directions = len(edges)
+    lo = 0.5 / settings.pip_radius_range[1] * 0.85
+    hi = 0.5 / settings.pip_radius_range[0] * 1.5
+    closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
+    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1) @ pip.shape.T   # pixels per pip radius
+    board = reference(pip.xy)
+    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    scale = np.linalg.norm(steps @ root.T, axis=1)          # board units per pip radius, per ray
+    half = directions // 2
+    pairs = [k for k in range(half) if closed[k] and closed[k + half]]
+    if len(pairs) < half // 2:
+        return None
+    widths = np.array([(edges[k] + edges[k + half]) * scale[k] for k in pairs])
+    typical = float(np.median(widths))
+    radius_in_board = float(np.median(scale))
+    tolerance = 0.04 + 2 * 0.4 * radius_in_board / typical
+    return float(widths.min() / typical), tolerance
 
 
 _ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
@@ -1569,11 +1652,18 @@ class DiceReader:
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
-                # A one's lone small pip shows neither its shape nor a layout, and its face's
-                # outline is only estimated: nothing tells a flat one from a leaning one whose
-                # side faces' pips are too faint to find.
+                # A one's lone small pip shows neither its shape nor a layout: only the outline
+                # of its face, found by rays from the pip, tells a flat one from a leaning one
+                # whose side faces' pips are too faint to find (below).
                 judgeable = top.radius >= settings.min_pip_radius_for_tilt and (
                     measurable or (top.value > 1 and (outline is None or outline >= 1.0 - tolerance)))
+                if top.value == 1 and not measurable and top.radius >= settings.min_pip_radius_for_tilt:
+                    # A one's small pip shows no shape, but the outline of its face (where its
+                    # colour ends around the pip) does: square on the board plane within what
+                    # its rays can measure, the top lies flat (as for faces of four to six pips).
+                    evenness = _lone_pip_outline_squareness(field_, field_.pips[top.pips[0]],
+                                                            frame if frame.ndim == 3 else None, reference, settings)
+                    judgeable = evenness is not None and evenness[0] >= 1.0 - evenness[1]
                 # On a board, marks paired up across checkers (light gaps between touching discs,
                 # a logo inside a checker's rim) pass for the pips of a one, two or three (four to
                 # six marks rarely fall into a die's layout by chance); a die's top is a patch of
