@@ -163,6 +163,9 @@ MIN_STEP, MAX_STEP = 1.0, 2.75
 #: Lateral offsets (shares of the point width) tried around a point's axis: hands put checkers
 #: a little off the axis.
 LATERAL_OFFSETS = (-0.16, -0.08, 0.0, 0.08, 0.16)
+#: A candidate whose rim share falls short of the threshold by less than this is read again at
+#: the x of a clear checker next to it on its point (see :func:`_in_line_with_neighbours`).
+REFINE_BELOW = 0.12
 #: How far (point widths) a checker's centre is looked for either side of its column when
 #: measuring how the columns really lie, and the least shift of a column worth a second look
 #: (smaller shifts are within the lateral offsets already tried).
@@ -770,8 +773,8 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
     px = cx[point, best_lateral[point, index]]
     py = cy[point, index]
     # Both rows in one sampling (a top point's edge is above its checkers).
-    full, no_far, no_near, far_arc, contact_free = scorer.coverage_and_contact_free(
-        px, py, top[point])
+    px, (full, no_far, no_near, far_arc, contact_free) = _in_line_with_neighbours(
+        scorer, point, py, px, top[point], scorer.coverage_and_contact_free(px, py, top[point]))
     colours = scorer.colour_at(px, py)
     # The point's own paint one diameter further toward its tip: an empty base's "disc" is
     # that paint, so only there does a weak far arc speak against a checker.
@@ -789,6 +792,57 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
                                  no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
     return found
+
+
+def _in_line_with_neighbours(scorer: RingScorer, point: np.ndarray, py: np.ndarray,
+                             px: np.ndarray, edge_up: np.ndarray, evidence: tuple[np.ndarray, ...]
+                             ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """Candidate x and rim evidence (:meth:`RingScorer.coverage_and_contact_free`'s five
+    shares), a borderline candidate next to a clear checker on its point read again in line
+    with that checker.
+
+    Players stack checkers in a column, and the coarse ring map that places candidates is
+    made at half resolution and sampled at a few lateral offsets: a stack's next checker may
+    be placed a pixel or two beside its rim's centre, where the ring misses the rim on one side.
+    Borderline: a rim share all round within :data:`REFINE_BELOW` under the threshold.  Its
+    neighbour: the nearest candidate of the same point one stack step away (:data:`MIN_STEP`
+    to :data:`MAX_STEP` radii) whose share clears the threshold.  The candidate is moved to
+    the neighbour's x when its share all round clears the threshold there: in line with the
+    stack its rim shows whole.  A share that stays borderline there does not say where its
+    centre is (the neighbour itself may sit a little beside its own), so it is left where the
+    ring map put it.
+    """
+    full = evidence[0]
+    clear = full >= COVERAGE_THRESHOLD
+    borderline = np.flatnonzero(~clear & (full >= COVERAGE_THRESHOLD - REFINE_BELOW))
+    if borderline.size == 0 or not clear.any():
+        return px, evidence
+    lo, hi = MIN_STEP * scorer.radius, MAX_STEP * scorer.radius
+    # Borderline candidates by clear ones: the nearest clear one of the same point within a
+    # stack's step (the first of equally near ones, in the candidates' order).
+    anchors = np.flatnonzero(clear)
+    gaps = np.abs(py[borderline, None] - py[None, anchors])
+    gaps[(point[borderline, None] != point[None, anchors]) | (gaps < lo) | (gaps > hi)] = np.inf
+    nearest = gaps.argmin(axis=1)
+    found = np.isfinite(gaps[np.arange(borderline.size), nearest])
+    which, tx = borderline[found], px[anchors[nearest[found]]]
+    beside = tx != px[which]
+    which, tx = which[beside], tx[beside]
+    if which.size == 0:
+        return px, evidence
+    trial = scorer.coverage_and_contact_free(tx, py[which], edge_up[which])
+    better = trial[0] >= COVERAGE_THRESHOLD
+    if not better.any():
+        return px, evidence
+    moved = which[better]
+    px = px.copy()
+    px[moved] = tx[better]
+    refined = []
+    for share, trial_share in zip(evidence, trial):
+        share = np.array(share, copy=True)
+        share[moved] = trial_share[better]
+        refined.append(share)
+    return px, tuple(refined)
 
 
 def _best_of_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
