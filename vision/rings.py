@@ -90,6 +90,27 @@ def _ring_kernels(r_half: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.lru_cache(maxsize=16)
+def _smoothed_sobel_kernels(sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """The 1-D kernels (derivative, smoothing) of ``cv2.GaussianBlur(image, (0, 0), sigma)``
+    followed by a 3x3 ``cv2.Sobel``, each the Gaussian's kernel (of the size GaussianBlur
+    takes for float images) convolved with the Sobel's: ``cv2.sepFilter2D(image, cv2.CV_32F,
+    derivative, smoothing)`` is then the x gradient, with the two swapped the y gradient.
+
+    >>> image = np.random.default_rng(0).uniform(0, 255, (30, 40, 3)).astype(np.float32)
+    >>> two = cv2.Sobel(cv2.GaussianBlur(image, (0, 0), 0.9), cv2.CV_32F, 1, 0, ksize=3)
+    >>> d, s = _smoothed_sobel_kernels(0.9)
+    >>> bool(np.allclose(cv2.sepFilter2D(image, cv2.CV_32F, d, s), two, atol=1e-3))
+    True
+    """
+    size = int(round(sigma * 4 * 2 + 1)) | 1  # OpenCV's size for a float image's Gaussian
+    gauss = cv2.getGaussianKernel(size, sigma, cv2.CV_64F)[:, 0]
+    derivative = np.convolve(gauss, [-1.0, 0.0, 1.0]).astype(np.float32)
+    smoothing = np.convolve(gauss, [1.0, 2.0, 1.0]).astype(np.float32)
+    derivative.flags.writeable = smoothing.flags.writeable = False
+    return derivative, smoothing
+
+
+@functools.lru_cache(maxsize=16)
 def _ring_kernel_quarters(r_half: float) -> tuple[list, ...]:
     """:func:`_quarters` of the two :func:`_ring_kernels`, made once per radius."""
     return tuple(_quarters(kernel) for kernel in _ring_kernels(r_half))
@@ -228,16 +249,21 @@ class RingScorer:
         # Gradients on a lightness whose crushed darks (an under-exposed photo) are expanded
         # again: the Lab image itself when the field's blacks are well exposed (see
         # vision.exposure).
-        smooth = cv2.GaussianBlur(edge_lab(lab8, lab), (0, 0), max(0.7, radius * 0.06))
-        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+        # A Gaussian's smoothing then 3x3 Sobel gradients, as one separable filter per
+        # direction (the two kernels convolved): about half the time of the three passes, the
+        # same numbers but for float rounding.
+        edges = edge_lab(lab8, lab)
+        derivative, smoothing = _smoothed_sobel_kernels(max(0.7, radius * 0.06))
+        gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing)
+        gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative)
+        del edges
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
         channel_sum = np.ones((1, 3), np.float32)
-        jxy = cv2.transform(np.multiply(gx, gy, out=smooth), channel_sum)
+        jxy = cv2.transform(np.multiply(gx, gy), channel_sum)
         jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum)
         jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum)
-        del gx, gy, smooth
+        del gx, gy
         energy = jxx + jyy
         energy += 1e-6
         mag = np.sqrt(energy)
