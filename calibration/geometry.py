@@ -82,9 +82,15 @@ def percentile(values: np.ndarray, q: float) -> np.floating:
     """The ``q``-th percentile of an array's values, equal to ``np.percentile(values, q)``
     (linear interpolation, no NaN handling), by one partition of one copy: NumPy's copies,
     checks and partitions around its result cost several times more on the per-frame maps.
+    The partition is around the lower of the two values interpolated between only; the one
+    above it is the least of what the partition put after it (partitioning around both at
+    once takes several times as long).
 
     >>> x = np.random.default_rng(0).normal(size=(40, 31)).astype(np.float32)
     >>> all(percentile(x, q) == np.percentile(x, q) for q in (0, 12.5, 50, 75, 80, 97, 100))
+    True
+    >>> ties = np.float32([3, 1, 3, 3, 2, 3])
+    >>> all(percentile(ties, q) == np.percentile(ties, q) for q in (0, 30, 50, 90, 100))
     True
     """
     flat = np.asarray(values).flatten()  # always a copy: partitioned in place below
@@ -94,9 +100,9 @@ def percentile(values: np.ndarray, q: float) -> np.floating:
     # NumPy's arithmetic: the virtual index (n - 1) q, then a lerp from the nearer end.
     virtual = (n - 1) * (q / 100)
     below_index = int(np.floor(virtual))
-    above_index = min(below_index + 1, n - 1)
-    flat.partition((below_index, above_index))
-    below, above = flat[below_index], flat[above_index]
+    flat.partition(below_index)
+    below = flat[below_index]
+    above = flat[below_index + 1:].min() if below_index + 1 < n else below
     gamma = virtual - below_index
     diff = above - below
     if gamma >= 0.5:

@@ -39,6 +39,10 @@ from calibration.geometry import (
 STRIP_SHARE = 0.2
 #: Strip pixels per canonical field pixel (the canonical field is small; slabs are thin).
 STRIP_SCALE = 2.0
+#: Strip rows per canonical field pixel where a tray's walls are looked for (a strip of half
+#: the rows: the walls run along them, and each row's step counts only through the median of
+#: all; the checkers in a tray found are then read on a strip of STRIP_SCALE rows).
+SEARCH_ROW_SCALE = 1.0
 #: A tray is between this many checker diameters wide (a checker must fit across it).
 TRAY_WIDTH = (0.95, 2.0)
 #: Median grey-level step across a tray edge, along the whole height, for a long edge.
@@ -77,21 +81,24 @@ def side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, sid
 
 
 def _side_strip(frame: np.ndarray, corners: Corners, geometry: BoardGeometry, side: str,
-                least_in_view: float = 0.0, to_field: np.ndarray | None = None
-                ) -> tuple[np.ndarray | None, np.ndarray]:
+                least_in_view: float = 0.0, to_field: np.ndarray | None = None,
+                row_scale: float = STRIP_SCALE) -> tuple[np.ndarray | None, np.ndarray]:
     """:func:`side_strip` with as many channels as ``frame``: the reader needs the strip's
     grey everywhere but its colours only between a tray's walls, so the fourth channel is
     dropped from those few columns only.  The strip is not drawn (None) when fewer than
     ``least_in_view`` columns side by side lie in the frame: no tray could be read in it.
-    ``to_field``: the field's homography when the caller has it (the same for both sides)."""
+    ``to_field``: the field's homography when the caller has it (the same for both sides).
+    ``row_scale``: strip rows per canonical field pixel (columns always
+    :data:`STRIP_SCALE`): a tray's walls run along the rows, so fewer rows find them as well
+    (see :data:`SEARCH_ROW_SCALE`)."""
     w, h = geometry.width, geometry.height
     strip_w = STRIP_SHARE * w
     x_start = -strip_w if side == "left" else w
     m = geometry.margin
-    k = STRIP_SCALE
-    shift = np.array([[k, 0, -k * (x_start + m)], [0, k, -k * m], [0, 0, 1]], np.float64)
+    k, ky = STRIP_SCALE, row_scale
+    shift = np.array([[k, 0, -k * (x_start + m)], [0, ky, -ky * m], [0, 0, 1]], np.float64)
     to_strip = shift @ (homography(corners, geometry) if to_field is None else to_field)
-    size = (int(round(k * strip_w)), int(round(k * h)))
+    size = (int(round(k * strip_w)), int(round(ky * h)))
     # Both ends of each strip column, the top row's then the bottom row's.
     ends = np.empty((2, size[0], 2), np.float32)
     ends[:, :, 0] = np.arange(size[0], dtype=np.float32) + 0.5
@@ -137,7 +144,8 @@ def _grey(strip: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(strip, code)
 
 
-def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
+def find_tray_band(gray: np.ndarray, diameter: float, row_scale: float = STRIP_SCALE
+                   ) -> tuple[int, int] | None:
     """Columns ``(a, b)`` of a strip (column 0 at the field's edge) between which a tray runs:
     two long edges parallel to the field's edge, a checker or two apart, with the board's
     frame on both sides (alike, and a strip of it between the field and the tray); the pair
@@ -146,8 +154,18 @@ def find_tray_band(gray: np.ndarray, diameter: float) -> tuple[int, int] | None:
     An edge counts by its median step over all rows, so checkers lying in the tray (which cut
     the edges over part of the height) and short things beside the board do not make one.  The
     board's own outer edge has the table, not the frame, beyond it.
+
+    ``row_scale``: the strip's rows per canonical field pixel when fewer than its columns'
+    :data:`STRIP_SCALE` (a strip from :func:`_side_strip` drawn with fewer rows): the
+    smoothing along the rows and the rows sampled follow it, to the same lengths on the field.
     """
-    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)[::3]  # every third row will do
+    # Every third row of a strip at STRIP_SCALE will do (each row's step only counts through
+    # the median of all), smoothed by one column across the walls and the same length along.
+    row_share = row_scale / STRIP_SCALE
+    sigma_rows = 1.0 * row_share
+    row_step = max(1, int(round(3 * row_share)))
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sigmaX=1.0,
+                         sigmaY=sigma_rows)[::row_step]
     step = np.abs(g[:, 2:] - g[:, :-2])  # centred difference across columns
     strength = column_median(step)
     # Each column's typical grey, needed only for a pair of edges that passes the tests before
@@ -305,16 +323,20 @@ def read_trays(frame: np.ndarray, corners: Corners, geometry: BoardGeometry,
     least_in_view = TRAY_WIDTH[0] * diameter + 3
     to_field = homography(corners, geometry)
     for side in ("left", "right"):
-        strip, inside = _side_strip(frame, corners, geometry, side, least_in_view, to_field)
+        # The walls are looked for on a strip of fewer rows; only a side with a tray is drawn
+        # again at full scale, for its checkers.
+        strip, inside = _side_strip(frame, corners, geometry, side, least_in_view, to_field,
+                                    SEARCH_ROW_SCALE)
         if strip is None:
             continue
-        band = find_tray_band(_grey(strip), diameter)
+        band = find_tray_band(_grey(strip), diameter, SEARCH_ROW_SCALE)
         if band is None:
             continue
         a, b = band
         if not inside[max(0, a - 2): b + 3].all():
             continue  # the tray runs out of the frame: count by the field instead
         visible_sides.append(side)
+        strip, _ = _side_strip(frame, corners, geometry, side, 0.0, to_field)
         side_counts, side_conf, side_notes = _count_band(
             without_fourth_channel(strip[:, a: b + 1]), names, centres, diameter)
         confidences.extend(side_conf)

@@ -48,11 +48,15 @@ def _reference_maps(field: np.ndarray, radius: float) -> tuple[np.ndarray, np.nd
 
 
 def test_maps_equal_the_plain_formulas(field: tuple[np.ndarray, float]) -> None:
+    """Equal but for float rounding: the smoothing and the Sobel gradients are one separable
+    filter each in RingScorer (the maps lie in -1..1; they differ by a few millionths)."""
     image, radius = field
     scorer = RingScorer(image, radius)
     a, b = _reference_maps(image, radius)
     assert scorer.a.dtype == np.float32 and scorer.b.dtype == np.float32
-    assert np.array_equal(scorer.a, a) and np.array_equal(scorer.b, b)
+    assert np.abs(scorer.a - a).max() < 1e-4 and np.abs(scorer.b - b).max() < 1e-4
+    # Not everywhere 0: the maps show the board's edges.
+    assert np.abs(a).max() > 0.9
 
 
 def test_coverage_equals_sampling_each_ring_direction(field: tuple[np.ndarray, float]) -> None:
