@@ -16,7 +16,11 @@ A bar of the field's own wood beside wooden points shows hardly any edge (its gr
 stronger than the grain).  So when no outline shows a clear bar and none is found, the outlines
 are judged once more with the points' rhythm standing in for the bar (:func:`points_rhythm`:
 six equal points from each short side to the bar, the comb's teeth on the triangles' borders);
-a field found so must show its ends as clearly as its long sides.
+a field found so must show its ends as clearly as its long sides.  When that too finds nothing,
+the clearest outlines may be the whole board, frame and side trays and all, or a field skewed
+onto a tray: the field is looked for inside the best of them (:func:`inner_fields`: its ends
+moved in to where the points' rhythm, six equal points from each end to a bar in the middle,
+puts them) and these fields are judged, refined and checked the same way.
 
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
@@ -101,6 +105,18 @@ RHYTHM_BAR_OFF_CENTRE = 0.02
 #: Points' rhythm that counts as clear: the points' borders show three times the change
 #: their middles do.
 CLEAR_RHYTHM = 0.5
+#: Fields looked for inside outlines (:func:`inner_fields`): in this many of the best outlines,
+#: straightened this wide; each end within this share of the outline's width of its side, the
+#: bar this share of the field's width; this many fields per outline.
+INNER_OUTLINES = 8
+INNER_WIDTH = 240
+INNER_END_REACH = 0.3
+INNER_BAR_WIDTH = (0.03, 0.12)
+INNER_CANDIDATES = 3
+#: A field is wider than tall (twelve points and the bar across, each point less than half
+#: the height long): a field found inside an outline taller than this for its width (the
+#: bound :func:`calibration.geometry.field_aspect` finds plausible) is a piece of one.
+MAX_FIELD_ASPECT = 1.3
 
 
 class LocateError(ValueError):
@@ -336,6 +352,108 @@ def points_rhythm(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, fl
     return float(second_weakest[i, j]), float(inner_left[i]) + 0.5, float(inner_right[j]) + 0.5
 
 
+
+def _quarter_table(profile: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """Evidence (outer ends x inner ends) that six equal points stand between each outer end
+    of a quarter and each inner end (the bar's edge) on a row's column-change ``profile``:
+    ``(borders - middles) / (borders + middles)``, as :func:`points_rhythm` measures it."""
+    n = profile.size
+    o = outer[:, None, None].astype(np.float64)
+    i = inner[None, :, None].astype(np.float64)
+    pitch = (i - o) / 6.0
+    borders = o + pitch * np.arange(1, 6)[None, None, :]
+    middles = o + pitch * (np.arange(6)[None, None, :] + 0.5)
+    on = profile[np.clip(np.round(borders).astype(int), 0, n - 1)].mean(axis=2)
+    off = profile[np.clip(np.round(middles).astype(int), 0, n - 1)].mean(axis=2)
+    return (on - off) / (on + off + 1e-6)
+
+
+def inner_fields(small: np.ndarray, corners: Corners) -> list[np.ndarray]:
+    """Fields inside the outline ``corners`` (its long sides kept, its ends moved in) where
+    the points' rhythm puts them: up to :data:`INNER_CANDIDATES` outlines, best first.
+
+    The clearest outline of a board may be the whole board: frame, side trays and all.  Its
+    long sides lie near the field's (the frame beyond the points' bases is narrow), its ends
+    do not.  Along the points' bases the field's four quarters each hold six equal points
+    from an end to the bar, the bar in the middle between the two ends; every pair of ends
+    (each within :data:`INNER_END_REACH` of the outline's width of its side) is judged with
+    the bar width that fits best by the second weakest quarter's rhythm (as
+    :func:`points_rhythm`).  Ends a point astray can fit almost as well, so the few best
+    distinct pairs are returned for the usual judgement and check to choose among; a pair
+    making a field taller than :data:`MAX_FIELD_ASPECT` of its width (a few points each side
+    of the bar, at half their pitch) is none.
+
+    >>> pitch, frame = 10, 40
+    >>> row = np.full((60, 13 * pitch + 2 * frame, 3), 120, np.uint8)
+    >>> for k in range(13):  # alternating dark and light points, the bar plain, wide trays
+    ...     x = frame + k * pitch
+    ...     row[:, x: x + pitch] = 120 if k == 6 else (60 if k % 2 else 200)
+    >>> outline = ((0, 0), (row.shape[1] - 1, 0), (row.shape[1] - 1, 59), (0, 59))
+    >>> best = inner_fields(row, outline)[0]
+    >>> bool(abs(best[0, 0] - frame) <= 3 and abs(best[1, 0] - (frame + 13 * pitch)) <= 3)
+    True
+    """
+    checked = check_corners(np.asarray(corners, np.float64))
+    w = INNER_WIDTH
+    h = max(16, int(round(w * field_aspect(checked, (small.shape[1], small.shape[0])))))
+    matrix = cv2.getPerspectiveTransform(np.float32(checked),
+                                         np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    rect = cv2.warpPerspective(small, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    grads = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3))
+    change = grads.max(axis=2) if grads.ndim == 3 else grads
+    profiles = []
+    for top, bottom in RHYTHM_BANDS:
+        profile = np.median(change[int(top * h): max(int(bottom * h), int(top * h) + 1)], axis=0)
+        # A few very strong edges (a tray's rim, a checker's glare) must not decide alone.
+        profile = np.minimum(profile, np.percentile(profile, 90))
+        profiles.append(np.convolve(profile, np.ones(3) / 3, mode="same"))
+    reach = int(INNER_END_REACH * w)
+    lefts, rights = np.arange(0, reach + 1), np.arange(w - 1 - reach, w)
+    bar_lefts = np.arange(int(0.2 * w), int(0.55 * w))
+    bar_rights = np.arange(int(0.45 * w), int(0.8 * w))
+    left_quarters = [_quarter_table(p, lefts, bar_lefts) for p in profiles]
+    right_quarters = [_quarter_table(p, rights, bar_rights) for p in profiles]
+    # Every pair of ends (left x right) with bars of several widths centred between them.
+    left_end, right_end = lefts[:, None, None], rights[None, :, None]
+    shares = np.linspace(INNER_BAR_WIDTH[0], INNER_BAR_WIDTH[1], 12)[None, None, :]
+    half_bar = shares * (right_end - left_end) / 2.0
+    centre = (left_end + right_end) / 2.0
+    bar_left = np.round(centre - half_bar).astype(int) - bar_lefts[0]
+    bar_right = np.round(centre + half_bar).astype(int) - bar_rights[0]
+    usable = (bar_left >= 0) & (bar_left < bar_lefts.size) & \
+        (bar_right >= 0) & (bar_right < bar_rights.size)
+    bar_left = np.clip(bar_left, 0, bar_lefts.size - 1)
+    bar_right = np.clip(bar_right, 0, bar_rights.size - 1)
+    li = np.broadcast_to(np.arange(lefts.size)[:, None, None], bar_left.shape)
+    ri = np.broadcast_to(np.arange(rights.size)[None, :, None], bar_right.shape)
+    quarters = np.stack([left_quarters[0][li, bar_left], right_quarters[0][ri, bar_right],
+                         left_quarters[1][li, bar_left], right_quarters[1][ri, bar_right]],
+                        axis=-1)
+    # Checkers may cover one quarter's bases: the second weakest quarter speaks for the field.
+    second_weakest = np.sort(quarters, axis=-1)[..., 1]
+    second_weakest[~usable] = -1.0
+    best = second_weakest.max(axis=2)
+    inverse = np.linalg.inv(matrix)
+    taken: list[tuple[float, float]] = []
+    fields: list[np.ndarray] = []
+    for flat in np.argsort(best, axis=None)[::-1][:2000].tolist():
+        a, b = divmod(flat, rights.size)
+        if best[a, b] <= 0 or len(fields) >= INNER_CANDIDATES:
+            break
+        x0, x1 = float(lefts[a]), float(rights[b]) + 1.0
+        if h > MAX_FIELD_ASPECT * (x1 - x0):
+            continue
+        # Ends within half a point of a pair taken are the same field.
+        pitch = (x1 - x0) / 13
+        if any(abs(x0 - t0) < 0.5 * pitch and abs(x1 - t1) < 0.5 * pitch for t0, t1 in taken):
+            continue
+        taken.append((x0, x1))
+        ends = np.float32([[x0, 0], [x1, 0], [x1, h], [x0, h]])[None]
+        fields.append(cv2.perspectiveTransform(ends, inverse)[0].astype(np.float64))
+    return fields
+
+
 def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
     """How clearly each side (top, right, bottom, left) of the field on ``corners`` is the
     field's edge: ``(inside - outside) / (inside + outside)`` of the detail in a strip just
@@ -439,6 +557,33 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
+    try:
+        return _locate_in(frame, small, scale, outlines, trace)
+    except LocateError as error:
+        # The clearest outlines may be the whole board (frame, side trays and all) or a field
+        # skewed onto a tray: the field is then looked for inside the best of them, its ends
+        # where the points' rhythm puts them (:func:`inner_fields`).
+        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners)
+                        for corners in outlines), key=lambda item: -item[0])
+        inner: list[Corners] = []
+        for _, corners in quick[:INNER_OUTLINES]:
+            for found in inner_fields(small, corners):
+                try:
+                    inner.append(check_corners(found))
+                except GeometryError:
+                    continue
+        if not inner:
+            raise
+        try:
+            return _locate_in(frame, small, scale, inner, trace)
+        except LocateError:
+            raise error from None
+
+
+def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
+               trace: list[np.ndarray] | None) -> Corners:
+    """The field among ``outlines``: judged by the bar, else (when no outline shows a clear
+    bar) by the points' rhythm; :class:`LocateError` when neither finds one."""
     bars: list[float] = []
     try:
         return _locate_among(frame, small, scale, outlines, False, trace, bars)

@@ -172,3 +172,27 @@ def test_the_points_rhythm_tells_the_field_from_one_out_of_step():
         for left, right in ((0.5 / 13, 1 + 0.5 / 13), (-0.5 / 13, 1 - 0.5 / 13), (0, 0.5),
                             (0.5, 1)):
             assert rhythm(left, right) < CLEAR_RHYTHM, (seed, left, right)
+
+
+def test_the_field_is_found_inside_an_outline_of_the_whole_board():
+    """The clearest outline may be the whole board, side trays and all: the field's ends are
+    found inside it by the points' rhythm (the true field among the few fields offered)."""
+    import cv2
+
+    from calibration.locate import INNER_CANDIDATES, inner_fields
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    found = []
+    for seed in (0, 2, 3, 4, 6):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True))
+        small = cv2.resize(scene.image, (640, 360), interpolation=cv2.INTER_AREA)
+        truth = np.float32(scene.corners) / 2
+        to_frame = cv2.getPerspectiveTransform(unit, truth)
+        # An outline reaching a sixth of the field's width beyond each end, long sides kept.
+        whole = cv2.perspectiveTransform(
+            np.float32([[-1 / 6, 0], [7 / 6, 0], [7 / 6, 1], [-1 / 6, 1]])[None], to_frame)[0]
+        fields = inner_fields(small, whole)
+        assert 1 <= len(fields) <= INNER_CANDIDATES
+        found.append(min(corner_error(align_to(tuple(map(tuple, f)), tuple(map(tuple, truth))),
+                                      tuple(map(tuple, truth))) for f in fields))
+    assert sum(e <= 0.02 for e in found) >= 4, found
