@@ -22,6 +22,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from calibration.geometry import percentile
 from vision.exposure import edge_lab
 
 #: Ring directions checked for a radial edge, and the edge strength that counts (share of the
@@ -175,36 +176,6 @@ def _quarters(kernel: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int]]]:
     return parts
 
 
-def _percentile(values: np.ndarray, q: float) -> np.floating:
-    """The ``q``-th percentile of an array's values, equal to ``np.percentile(values, q)``
-    (linear interpolation, no NaN handling; as :func:`calibration.geometry.percentile`), by one
-    partition around the lower of the two values interpolated between and the least value
-    above it: partitioning around both at once takes about four times as long on a frame's
-    gradient magnitudes.
-
-    >>> x = np.random.default_rng(0).normal(size=(40, 31)).astype(np.float32)
-    >>> all(_percentile(x, q) == np.percentile(x, q) for q in (0, 12.5, 50, 75, 80, 97, 100))
-    True
-    """
-    flat = np.asarray(values).flatten()  # always a copy: partitioned in place below
-    n = flat.size
-    if n == 0:
-        return np.percentile(flat, q)  # NaN, with numpy's warning
-    # NumPy's arithmetic: the virtual index (n - 1) q, then a lerp from the nearer end.
-    virtual = (n - 1) * (q / 100)
-    below_index = int(np.floor(virtual))
-    flat.partition(below_index)
-    below = flat[below_index]
-    # Everything after the partition's pivot is at least as large: the next value up is their
-    # least.
-    above = flat[below_index + 1:].min() if below_index + 1 < n else below
-    gamma = virtual - below_index
-    diff = above - below
-    if gamma >= 0.5:
-        return above - diff * (1 - gamma)
-    return below + diff * gamma
-
-
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -270,7 +241,7 @@ class RingScorer:
         # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
         # but not its contrast against what surrounds it.  (A quarter of the pixels tell the
         # percentile as well as all of them.)
-        cap = float(_percentile(mag[::2, ::2], 80)) + 1e-3
+        cap = float(percentile(mag[::2, ::2], 80)) + 1e-3
         size = int(radius * LOCAL_WINDOW) | 1
         norm = cv2.blur(mag, (size, size))
         norm *= LOCAL_GAIN

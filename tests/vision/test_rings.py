@@ -11,7 +11,7 @@ from engine.position import Position
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
 from vision.rings import (COVERAGE_ANGLES, DARK_LIGHTNESS, DARK_OFFSET, EDGE_LEVEL, RING_RADII,
-                          RingScorer, _percentile)
+                          RingScorer)
 
 
 @pytest.fixture(scope="module")
@@ -145,23 +145,13 @@ def test_a_black_rim_on_a_black_frame_stays_covered_in_a_darker_photo() -> None:
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_percentile_equals_numpys(dtype: type) -> None:
-    rng = np.random.default_rng(3)
-    for size in (1, 2, 7, 100, 4097):
-        values = (rng.normal(size=size) * 50).astype(dtype)
-        for q in (0, 10, 50, 75, 80, 90, 97, 100):
-            got, want = percentile(values, q), np.percentile(values, q)
-            assert got == want and type(got) is type(want)
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_ring_scorers_percentile_equals_numpys(dtype: type) -> None:
     """The one-partition percentile RingScorer sets its edge cap with (ties and all)."""
     rng = np.random.default_rng(4)
     for size in (1, 2, 3, 7, 100, 4097):
         for values in ((rng.normal(size=size) * 50).astype(dtype),
                        rng.integers(0, 4, size).astype(dtype)):
             for q in (0, 10, 50, 75, 80, 90, 97, 100):
-                got, want = _percentile(values, q), np.percentile(values, q)
+                got, want = percentile(values, q), np.percentile(values, q)
                 assert got == want and type(got) is type(want)
 
 
