@@ -129,6 +129,11 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (292, "top", 6, 1),  # a black checker half under the frame's lip, near arc unseen
     (545, "top", 6, 1),  # a gold checker on a black point, its near arc on the frame's lip
     (335, "top", 0, 0),  # a white base touched by a facing white stack of 10
+    # lone readings of the point's own paint
+    (356, "bottom", 1, 0),  # glare across a black base read as a black checker
+    (798, "top", 9, 0),  # glare across a walnut board's black base
+    (816, "top", 9, 0),  # glare across a claret base
+    (9, "bottom", 0, 1),  # a red checker on a red point, its rim shaded across
 ])
 def test_hard_renders_lone_decisions(seed, row, column, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True))
@@ -214,18 +219,3 @@ def test_a_lone_reading_of_the_points_paint_needs_a_stepped_far_rim():
                 (point, 0, [("bottom", 0)])]
     candidates = {point: _one_candidate(scorer, 0.9), other: _one_candidate(scorer, 0.9)}
     assert _paint_lone(scorer, candidates, readings, centres, RADIUS) == [point, other, point]
-
-
-@pytest.mark.parametrize("seed, row, column, count", [
-    (356, "bottom", 1, 0),  # glare across a black base read as a black checker
-    (798, "top", 9, 0),  # glare across a walnut board's black base
-    (816, "top", 9, 0),  # glare across a claret base
-    (9, "bottom", 0, 1),  # a red checker on a red point, its rim shaded across
-])
-def test_hard_renders_lone_paint_decisions(seed, row, column, count):
-    scene = render_board(None, RenderOptions(seed=seed, hard=True))
-    truth = getattr(scene.truth, row)[column]
-    assert (truth.count if truth else 0) == count
-    rect = rectify(scene.image, scene.corners)
-    found = find_checkers(rect.field, rect.geometry)
-    assert found.row(row)[column].count == count
