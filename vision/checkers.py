@@ -126,6 +126,14 @@ LONE_RIM_CLEAR = 8.0
 #: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
 #: read as lone checkers, 0.5 to 1.7.
 LONE_RIM_STEP = 2.0
+#: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
+#: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
+#: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
+#: the step (:func:`_paint_rim_lone`): a rim lies at one distance in every direction, so
+#: averaging keeps most of it (synthetic hard seeds 0-1399: 0.70 to 0.88 of it for the lone
+#: checkers so found); a die's straight side beyond a base, crossing part of the arc, or a
+#: paint's blotches keep a third or less.
+LONE_CIRCLE_SHARE = 0.5
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -1586,9 +1594,9 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
         if len(chain) > 1:
             continue
         if not chain and not any(
-                f < threshold and y <= reach and (f >= most or (y <= edge and n >= threshold))
+                y <= reach and (f >= most or (f < threshold and y <= edge and n >= threshold))
                 for f, y, n in zip(cand.full.tolist(), cand.ys.tolist(), cand.no_near.tolist())):
-            continue  # no candidate near the edge with most of a rim but short of a checker's
+            continue  # no candidate near the edge with most of a rim
         other = "bottom" if row == "top" else "top"
         facing_chain = chains[other, column][0]
         # Where the facing stack's nearest checker is, as a distance from this point's edge.
@@ -1602,6 +1610,9 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
             continue
         verdict = _lone_verdict(scorer, cand, chain, row == "top", facing, siblings, centres,
                                 radius, threshold, limit, first_min)
+        if verdict is None and not chain:
+            verdict = _paint_rim_lone(scorer, cand, row == "top", facing, siblings, centres,
+                                      radius, limit, first_min)
         if verdict is not None:
             chains[row, column] = (verdict, rival)
     for key in _paint_lone(scorer, candidates, clear, centres, radius):
@@ -1693,6 +1704,44 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
     return None
 
 
+def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing: float,
+                    siblings: list[tuple[str, int]], centres: dict, radius: float, limit: float,
+                    first_min: float) -> list[int] | None:
+    """A lone checker of its point's own paint for a point read empty, or ``None``.
+
+    Such a checker shows a faint rim: short of :data:`COVERAGE_THRESHOLD` all round, or short
+    of :data:`LONE_FAR_ARC` on the arc toward the point's tip, where an empty base shows its
+    paint.  The best candidate near the edge (clear of the facing stack, see
+    :func:`_lone_verdict`) with most of a rim (:data:`LONE_MOST_RIM`) and the point's paint
+    (:func:`_paint_gap` below :data:`SAME_PAINT`; one of a colour of its own is
+    :func:`_lone_verdict`'s) is taken when its far arc shows a rim in lightness as a step in
+    each direction (:func:`_far_step`) and at one distance in all of them
+    (:func:`_far_circle_step`), both at least :data:`LONE_RIM_STEP`, the latter keeping at
+    least :data:`LONE_CIRCLE_SHARE` of the former: glare or shading across a base is a ramp,
+    and a paint's texture or a die's straight side beyond the base changes at a different
+    distance in each direction (or in a few of them only).
+    """
+    if not siblings:
+        return None
+    near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
+            & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
+            & (cand.full >= LONE_MOST_RIM))
+    # A rim is a change of lightness (a bevel's shading, a groove's shadow); the chroma of a
+    # dark paint is mostly the camera's noise, and changes in blotches of a rim's size.
+    lightness = scorer.lab[:, :, 0]
+    for j in np.nonzero(near)[0][np.argsort(-cand.full[near], kind="stable")].tolist():
+        if _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT:
+            continue
+        x, y = float(cand.px[j]), float(cand.py[j])
+        step = _far_step(lightness, x, y, radius, edge_up)
+        if step < LONE_RIM_STEP:
+            continue
+        circle = _far_circle_step(lightness, x, y, radius, edge_up)
+        if circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * step:
+            return [j]
+    return None
+
+
 def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) -> float:
     """How clearly a rim shows on the arc of a disc centred at (``x``, ``y``) facing the
     board's centre (down the image when ``edge_up``): per direction within 26 degrees of the
@@ -1748,6 +1797,46 @@ def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool)
     return float(np.median(change[:, band].max(axis=1) - beside))
 
 
+def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                     ) -> float:
+    """:func:`_far_step` of the far arc's colour averaged over its directions first: how far
+    a change at one distance from (``x``, ``y``) in every direction of the arc (a circle
+    about that place) stands above the averaged colour's own change just inside and just
+    outside :func:`_far_rim`'s band (Lab units per pixel).
+
+    A rim lies at one radius all along the arc, so averaging the directions keeps it whole;
+    a paint's own texture or noise changes at a different distance in each direction and
+    averages away, though each direction alone may show a step as large as a faint rim's.
+    Beyond a rim lies plain paint: where the averaged colour changes more just outside the
+    band than in it (a shadow's soft edge running on past it), there is no rim (0).
+
+    >>> import cv2
+    >>> rng = np.random.default_rng(1)
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (110, 110, 110), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> blobs = cv2.resize(rng.normal(0, 6, (20, 20)), (80, 80), interpolation=cv2.INTER_CUBIC)
+    >>> paint = np.clip(120 + blobs, 0, 255).astype(np.uint8)
+    >>> paint = cv2.cvtColor(np.dstack([paint] * 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> _far_circle_step(lab, 40, 40, 12.0, True) > 2, _far_circle_step(paint, 40, 40, 12.0, True) < 2
+    (True, True)
+    """
+    sampled = _far_samples(lab, x, y, radius, edge_up)
+    if sampled is None:
+        return 0.0
+    samples, rho, step = sampled
+    mean = samples.mean(axis=0)
+    change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
+    mid = rho[:-1] + step / 2
+    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
+    rim = float(change[band].max())
+    inside = float(np.median(change[mid <= 0.7 * radius]))
+    outside = float(np.median(change[mid >= 1.3 * radius]))
+    if rim <= outside:
+        return 0.0  # a change running on past the band (a shadow's edge), not a rim
+    return rim - min(inside, outside)
+
+
 def _far_profile(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """Colour change (Lab units per pixel, lightly smoothed) along rays from (``x``, ``y``)
@@ -1755,13 +1844,26 @@ def _far_profile(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bo
     degrees of the axis, between 0.5 and 1.5 radii: the changes (direction by distance) and
     the distances they are taken at; None where the image holds too little around the place.
     """
+    sampled = _far_samples(lab, x, y, radius, edge_up)
+    if sampled is None:
+        return None
+    samples, rho, step = sampled
+    change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
+    return change, rho[:-1] + step / 2
+
+
+def _far_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                 ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The colour (``lab``, lightly smoothed; or one channel of it) along
+    :func:`_far_profile`'s rays: the samples (direction by distance by channel), the distances
+    and their spacing; None where the image holds too little around the place."""
     reach = int(np.ceil(1.6 * radius)) + 3
     xi, yi = int(round(x)), int(round(y))
     x0, y0 = max(xi - reach, 0), max(yi - reach, 0)
     patch = lab[y0:min(yi + reach + 1, lab.shape[0]), x0:min(xi + reach + 1, lab.shape[1])]
     if patch.shape[0] < 3 or patch.shape[1] < 3:
         return None
-    patch = cv2.GaussianBlur(patch, (0, 0), 1.0)
+    patch = cv2.GaussianBlur(np.ascontiguousarray(patch), (0, 0), 1.0)
     axis = np.pi / 2 if edge_up else -np.pi / 2
     angles = axis + np.radians(np.linspace(-35.0, 35.0, 9)[1:-1])
     step = 0.5
@@ -1769,8 +1871,7 @@ def _far_profile(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bo
     map_x = (x - x0 + np.cos(angles)[:, None] * rho).astype(np.float32)
     map_y = (y - y0 + np.sin(angles)[:, None] * rho).astype(np.float32)
     samples = cv2.remap(patch, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
-    return change, rho[:-1] + step / 2
+    return samples.reshape(len(angles), len(rho), -1), rho, step
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,

@@ -1,0 +1,135 @@
+"""A lone checker painted like its point: only a faint rim tells it from the bare base.
+
+Such a checker shows less than the usual share of its rim, and on the arc toward the point's
+tip (where an empty base shows plain paint) perhaps too little to pass the far-arc test.  It is
+taken when that arc shows a step in lightness at the checker's radius in each direction
+(:func:`vision.checkers._far_step`) and at one distance in all of them
+(:func:`vision.checkers._far_circle_step`): a rim is a circle; a dark paint's blotchy noise
+and a shadow's soft edge are not.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import BoardGeometry
+from vision.checkers import (
+    LONE_MOST_RIM, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_step, _paint_rim_lone,
+    find_checkers,
+)
+from vision.reader import rectify
+from vision.render import RenderOptions, render_board
+from vision.rings import RingScorer
+
+GEOMETRY = BoardGeometry.default(aspect=0.9)
+RADIUS = GEOMETRY.checker_radius
+WOOD = (60, 110, 170)
+NAVY, NAVY_RIM = (70, 40, 30), (100, 70, 60)
+SAND = (150, 190, 200)
+COLUMN = 2
+CENTRE = (GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS)
+
+
+def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False) -> np.ndarray:
+    """Wood with navy bottom points 0..5 (BGR); optionally a navy checker with a faint lighter
+    rim against the bottom edge of point 2 (``lone``), chroma blotches of a rim's size over the
+    paint (``blotches``: their spread, in 8-bit units of the blue channel alone, as a camera's
+    noise in dark colours), or (on sand points instead) a shadow whose soft edge crosses point 2
+    beyond its base."""
+    h, w = GEOMETRY.height, GEOMETRY.width
+    paint_colour = SAND if shadow else NAVY
+    field = np.full((h, w, 3), WOOD, np.float32)
+    half = GEOMETRY.point_width / 2
+    for column in range(6):
+        x = GEOMETRY.column_x(column)
+        corners = np.array([[x - half, h], [x + half, h], [x, 0.6 * h]])
+        paint = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(paint, [np.rint(corners * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        field += (paint[:, :, None] / 255.0) * (np.float32(paint_colour) - np.float32(WOOD))
+    centre = (int(round(CENTRE[0])), int(round(CENTRE[1])))
+    if lone:
+        disc = np.zeros((h, w, 3), np.uint8)
+        cv2.circle(disc, centre, int(round(RADIUS)), NAVY_RIM, -1, cv2.LINE_AA)
+        cv2.circle(disc, centre, int(round(0.92 * RADIUS)), NAVY, -1, cv2.LINE_AA)
+        inside = np.zeros((h, w), np.uint8)
+        cv2.circle(inside, centre, int(round(RADIUS)), 255, -1, cv2.LINE_AA)
+        share = inside[:, :, None] / 255.0
+        field = field * (1 - share) + disc * share
+    if blotches:
+        rng = np.random.default_rng(7)
+        noise = rng.normal(0, blotches, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+        field[:, :, 0] += cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    if shadow:
+        # Darker toward the edge; its soft edge lies a little beyond a checker's radius from
+        # point 2's base and runs on past it.
+        beyond = (CENTRE[1] - np.arange(h, dtype=np.float32)[:, None]) / RADIUS
+        field *= (0.4 + 0.6 / (1 + np.exp(-(beyond - 1.4) / 0.2)))[:, :, None]
+    return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 0.8)
+
+
+def _lightness(field: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(field, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+
+
+def test_a_rim_is_a_step_at_one_radius_blotches_and_a_shadows_edge_are_not():
+    fields = {"checker": _field(lone=True), "blotches": _field(blotches=12.0),
+              "shadow": _field(shadow=True), "empty": _field()}
+    circle = {name: _far_circle_step(_lightness(f), *CENTRE, RADIUS, False)
+              for name, f in fields.items()}
+    assert circle["checker"] >= LONE_RIM_STEP
+    assert all(circle[name] < LONE_RIM_STEP for name in ("blotches", "shadow", "empty"))
+    # The shadow's edge is a step in each direction as much as a faint rim is: only the
+    # averaged profile, peaking in the band or not, tells them apart.
+    assert _far_step(_lightness(fields["shadow"]), *CENTRE, RADIUS, False) >= LONE_RIM_STEP
+    # Blotches of chroma change the Lab colour at a rim's distance; lightness does not see them.
+    lab = cv2.cvtColor(fields["blotches"], cv2.COLOR_BGR2LAB).astype(np.float32)
+    assert _far_step(lab, *CENTRE, RADIUS, False) > _far_step(_lightness(fields["blotches"]),
+                                                              *CENTRE, RADIUS, False)
+
+
+def _candidate(scorer: RingScorer, full: float) -> _Candidates:
+    """Bottom point 2's base candidate, on the drawn checker's place, with rim share ``full``
+    all round and no far arc to speak of."""
+    x = np.array([CENTRE[0]], np.float32)
+    y = np.array([CENTRE[1]], np.float32)
+    share = np.array([full], np.float32)
+    return _Candidates(np.array([1.05 * RADIUS], np.float32), x, y, share, share.copy(),
+                       share.copy(), scorer.colour_at(x, y), np.array([0.3], np.float32))
+
+
+@pytest.mark.parametrize("kind, full, taken", [
+    ("checker", 0.8, True),
+    ("checker", LONE_MOST_RIM - 0.05, False),  # too little rim all round
+    ("shadow", 0.8, False),
+    ("blotches", 0.8, False),
+    ("empty", 0.8, False),
+])
+def test_a_point_read_empty_takes_a_lone_checker_of_its_paint_by_its_far_rim(kind, full, taken):
+    field = _field(lone=kind == "checker", blotches=12.0 if kind == "blotches" else 0.0,
+                   shadow=kind == "shadow")
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    verdict = _paint_rim_lone(scorer, _candidate(scorer, full), False, float("inf"),
+                              [("bottom", 0), ("bottom", 4)], centres, RADIUS,
+                              GEOMETRY.height, 0.4)
+    assert verdict == ([0] if taken else None)
+    # Against the facing stack's end the far arc tells nothing: never taken this way.
+    assert _paint_rim_lone(scorer, _candidate(scorer, full), False, 2.0 * RADIUS,
+                           [("bottom", 0), ("bottom", 4)], centres, RADIUS, GEOMETRY.height,
+                           0.4) is None
+
+
+@pytest.mark.parametrize("seed, row, column, count", [
+    (680, "bottom", 4, 1),  # a red checker on a red point, its far arc faint
+    (1360, "bottom", 7, 1),  # a black checker on a black point, short of the threshold
+    (867, "top", 3, 0),  # a shadow's soft edge across an olive base
+    (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
+])
+def test_hard_renders_lone_checkers_of_their_points_paint(seed, row, column, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    truth = getattr(scene.truth, row)[column]
+    assert (truth.count if truth else 0) == count
+    rect = rectify(scene.image, scene.corners)
+    found = find_checkers(rect.field, rect.geometry)
+    assert found.row(row)[column].count == count
