@@ -137,6 +137,12 @@ LONE_RIM_STEP = 2.0
 #: checkers so found); a die's straight side beyond a base, crossing part of the arc, or a
 #: paint's blotches keep a third or less.
 LONE_CIRCLE_SHARE = 0.5
+#: Such a checker has its point's paint inside its rim and beyond it: its rim is a line, darker
+#: or lighter than both (:func:`_far_rim_line`, 8-bit Lab lightness), where glare or a
+#: shadow's edge across a base goes from one level to another.  Synthetic hard seeds 0-1399,
+#: lone checkers of their point's paint: 2.8 to 16; glare and shadows across bases: below 0; a
+#: dark paint's blotches: under 2.
+LONE_RIM_LINE = 2.0
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -1720,9 +1726,12 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     :func:`_lone_verdict`'s) is taken when its far arc shows a rim in lightness as a step in
     each direction (:func:`_far_step`) and at one distance in all of them
     (:func:`_far_circle_step`), both at least :data:`LONE_RIM_STEP`, the latter keeping at
-    least :data:`LONE_CIRCLE_SHARE` of the former: glare or shading across a base is a ramp,
-    and a paint's texture or a die's straight side beyond the base changes at a different
-    distance in each direction (or in a few of them only).
+    least :data:`LONE_CIRCLE_SHARE` of the former, and as a line beyond the lightness of both
+    its sides (:func:`_far_rim_line`, at least :data:`LONE_RIM_LINE`): glare or shading across a
+    base is a ramp from one level to another, and a paint's texture or a die's straight side
+    beyond the base changes at a different distance in each direction (or in a few of them
+    only).  Like every lone reading of its
+    point's paint, it must also step in colour (:func:`_paint_lone`).
     """
     if not siblings:
         return None
@@ -1740,7 +1749,11 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
         if step < LONE_RIM_STEP:
             continue
         circle = _far_circle_step(lightness, x, y, radius, edge_up)
-        if circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * step:
+        # And the step in colour that every lone reading of its point's paint must show
+        # (_paint_lone, which sees the readings made before this one).
+        if (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * step
+                and _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE
+                and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP):
             return [j]
     return None
 
@@ -1838,6 +1851,36 @@ def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up
     if rim <= outside:
         return 0.0  # a change running on past the band (a shadow's edge), not a rim
     return rim - min(inside, outside)
+
+
+def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                  ) -> float:
+    """How far the far arc's lightness, averaged over its directions (:func:`_far_samples`),
+    goes beyond both its levels inside (0.5 to 0.7 radii) and outside (1.3 to 1.5 radii) of
+    (``x``, ``y``) somewhere between 0.8 and 1.2 radii: darker than the darker of them or
+    lighter than the lighter (8-bit Lab units; negative when it stays between them).
+
+    A rim between a face and paint of one colour is a line (a bevel, a groove, a shadow);
+    glare or shading across bare paint is a ramp from one level to the other.
+
+    >>> import cv2
+    >>> img = np.full((80, 80), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, 100, 2)
+    >>> ramp = np.repeat(np.linspace(60, 200, 80)[:, None], 80, axis=1).astype(np.float32)
+    >>> _far_rim_line(img.astype(np.float32), 40, 40, 12.0, True) > 5
+    True
+    >>> _far_rim_line(ramp, 40, 40, 12.0, True) < 0
+    True
+    """
+    sampled = _far_samples(lightness, x, y, radius, edge_up)
+    if sampled is None:
+        return 0.0
+    samples, rho, _ = sampled
+    mean = samples.mean(axis=0)[:, 0]
+    inside = float(mean[(rho >= 0.5 * radius) & (rho <= 0.7 * radius)].mean())
+    outside = float(mean[(rho >= 1.3 * radius) & (rho <= 1.5 * radius)].mean())
+    band = mean[(rho >= 0.8 * radius) & (rho <= 1.2 * radius)]
+    return max(min(inside, outside) - float(band.min()), float(band.max()) - max(inside, outside))
 
 
 def _far_profile(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool

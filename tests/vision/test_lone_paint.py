@@ -4,8 +4,9 @@ Such a checker shows less than the usual share of its rim, and on the arc toward
 tip (where an empty base shows plain paint) perhaps too little to pass the far-arc test.  It is
 taken when that arc shows a step in lightness at the checker's radius in each direction
 (:func:`vision.checkers._far_step`) and at one distance in all of them
-(:func:`vision.checkers._far_circle_step`): a rim is a circle; a dark paint's blotchy noise
-and a shadow's soft edge are not.
+(:func:`vision.checkers._far_circle_step`), as a line beyond the lightness of both its sides
+(:func:`vision.checkers._far_rim_line`): a rim is a circle and a line; a dark paint's blotchy
+noise, a shadow's soft edge and glare are not.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_step, _paint_rim_lone,
-    find_checkers,
+    LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_rim_line,
+    _far_step, _paint_rim_lone, find_checkers,
 )
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
@@ -31,14 +32,16 @@ COLUMN = 2
 CENTRE = (GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS)
 
 
-def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False) -> np.ndarray:
+def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False,
+           glare: bool = False) -> np.ndarray:
     """Wood with navy bottom points 0..5 (BGR); optionally a navy checker with a faint lighter
     rim against the bottom edge of point 2 (``lone``), chroma blotches of a rim's size over the
     paint (``blotches``: their spread, in 8-bit units of the blue channel alone, as a camera's
     noise in dark colours), or (on sand points instead) a shadow whose soft edge crosses point 2
-    beyond its base."""
+    beyond its base, or glare: a bright round spot two radii beyond the base, its edge on the
+    far arc."""
     h, w = GEOMETRY.height, GEOMETRY.width
-    paint_colour = SAND if shadow else NAVY
+    paint_colour = SAND if shadow or glare else NAVY
     field = np.full((h, w, 3), WOOD, np.float32)
     half = GEOMETRY.point_width / 2
     for column in range(6):
@@ -65,6 +68,11 @@ def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False) -> n
         # point 2's base and runs on past it.
         beyond = (CENTRE[1] - np.arange(h, dtype=np.float32)[:, None]) / RADIUS
         field *= (0.4 + 0.6 / (1 + np.exp(-(beyond - 1.4) / 0.2)))[:, :, None]
+    if glare:
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        spot = np.exp(-((xs - CENTRE[0]) ** 2 + (ys - (CENTRE[1] - 2.0 * RADIUS)) ** 2)
+                      / (2 * (0.8 * RADIUS) ** 2))
+        field += 120 * spot[:, :, None]
     return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 0.8)
 
 
@@ -82,6 +90,12 @@ def test_a_rim_is_a_step_at_one_radius_blotches_and_a_shadows_edge_are_not():
     # The shadow's edge is a step in each direction as much as a faint rim is: only the
     # averaged profile, peaking in the band or not, tells them apart.
     assert _far_step(_lightness(fields["shadow"]), *CENTRE, RADIUS, False) >= LONE_RIM_STEP
+    # A glare spot's edge is round and steps on the whole arc; but it goes from one level to
+    # another, where a rim between a face and paint of one colour is a line beyond both.
+    glare = _lightness(_field(glare=True))
+    assert _far_circle_step(glare, *CENTRE, RADIUS, False) >= LONE_RIM_STEP
+    assert _far_rim_line(glare, *CENTRE, RADIUS, False) < 0
+    assert _far_rim_line(_lightness(fields["checker"]), *CENTRE, RADIUS, False) >= LONE_RIM_LINE
     # Blotches of chroma change the Lab colour at a rim's distance; lightness does not see them.
     lab = cv2.cvtColor(fields["blotches"], cv2.COLOR_BGR2LAB).astype(np.float32)
     assert _far_step(lab, *CENTRE, RADIUS, False) > _far_step(_lightness(fields["blotches"]),
@@ -102,12 +116,13 @@ def _candidate(scorer: RingScorer, full: float) -> _Candidates:
     ("checker", 0.8, True),
     ("checker", LONE_MOST_RIM - 0.05, False),  # too little rim all round
     ("shadow", 0.8, False),
+    ("glare", 0.8, False),
     ("blotches", 0.8, False),
     ("empty", 0.8, False),
 ])
 def test_a_point_read_empty_takes_a_lone_checker_of_its_paint_by_its_far_rim(kind, full, taken):
     field = _field(lone=kind == "checker", blotches=12.0 if kind == "blotches" else 0.0,
-                   shadow=kind == "shadow")
+                   shadow=kind == "shadow", glare=kind == "glare")
     scorer = RingScorer(field, RADIUS)
     centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
     verdict = _paint_rim_lone(scorer, _candidate(scorer, full), False, float("inf"),
