@@ -28,7 +28,8 @@ A lone checker of the point's own paint must show that far rim as a step at its 
 or shading across an empty base rings on that arc too, but as a ramp.  Such a checker's rim
 may be too faint for the usual share of rim at all; it is still taken when that step is in
 lightness, at one distance in every direction of the arc (a circle: blotches of paint, a
-shadow's soft edge or a die's straight side beyond the base are not).  Likewise a checker whose
+shadow's soft edge or a die's straight side beyond the base are not), and a line darker or
+lighter than both the face and the paint beyond, which are one colour (glare is a ramp).  Likewise a checker whose
 whole rim shows has nothing lying on it closely, and a stack's end that shows only part of a
 rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
 shows part of a ring too).
