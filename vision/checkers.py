@@ -64,7 +64,7 @@ import numpy as np
 from calibration.colours import weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.layers import read_layered
-from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer, _clamped
+from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
 
 #: Share of ring directions with a radial edge (:meth:`RingScorer.coverage`) a checker needs.
 COVERAGE_THRESHOLD = 0.82
@@ -1746,17 +1746,21 @@ def _without_dice(scorer: RingScorer, candidates: dict, chains: dict, radius: fl
 
 
 @functools.lru_cache(maxsize=16)
-def _die_window(radius: float) -> tuple[int, np.ndarray, np.ndarray]:
-    """:func:`_die_like`'s window around a centre, made once per radius: its half-side
-    ``reach`` (pixels), the flat offsets of its pixels in an image one window wide (row by
-    row, for :func:`_die_like`'s gather) as (dy, dx) pairs, and which of its pixels lie
-    inside :data:`DIE_INSIDE` radii of the centre (flattened)."""
+def _die_window(radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_die_like`'s square window around a centre, made once per radius: the offsets
+    (pixels) of its rows and columns from the centre, and which of its pixels (row by row)
+    lie inside :data:`DIE_INSIDE` radii of the centre (1, else 0).
+
+    >>> offsets, inside = _die_window(4.0)
+    >>> offsets.tolist(), float(inside.sum())
+    ([-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], 29.0)
+    """
     reach = int(np.ceil(DIE_INSIDE * radius)) + DIE_SMOOTH // 2 + 1
-    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-    inside = (np.hypot(dx, dy) <= DIE_INSIDE * radius).ravel()
-    offsets = np.stack([dy.ravel(), dx.ravel()]).astype(np.intp)
+    offsets = np.arange(-reach, reach + 1, dtype=np.intp)
+    inside = (np.hypot(offsets[:, None], offsets[None, :]) <= DIE_INSIDE * radius
+              ).ravel().astype(np.float32)
     offsets.flags.writeable = inside.flags.writeable = False
-    return reach, offsets, inside
+    return offsets, inside
 
 
 def _die_like(scorer: RingScorer, xs: np.ndarray, ys: np.ndarray, radius: float) -> np.ndarray:
@@ -1781,32 +1785,41 @@ def _die_like(scorer: RingScorer, xs: np.ndarray, ys: np.ndarray, radius: float)
     >>> _die_like(scorer, np.array([40.0, 120.0]), np.array([40.0, 40.0]), 12.0).tolist()
     [False, True]
     """
-    reach, offsets, inside = _die_window(radius)
-    side = 2 * reach + 1
-    # The windows' pixels (centre by pixel); those beyond the image's border were not seen
-    # and count as no edge.
-    rows = np.rint(ys).astype(np.intp)[:, None] + offsets[0]
-    cols = np.rint(xs).astype(np.intp)[:, None] + offsets[1]
-    seen = ((rows >= 0) & (rows < scorer.height) & (cols >= 0) & (cols < scorer.width)
-            ).astype(np.float32)
-    flat = _clamped(rows, scorer.height - 1) * scorer.width + _clamped(cols, scorer.width - 1)
-    # The windows stacked one under another, smoothed in one pass: where two windows meet,
-    # the smoothing mixes only pixels outside DIE_INSIDE.
+    offsets, inside = _die_window(radius)
+    n, side = len(xs), len(offsets)
+    height, width = scorer.height, scorer.width
+    # The windows side by side (window row, centre, window column): OpenCV smooths one wide
+    # image faster than a tall narrow one.
+    rows = np.rint(ys).astype(np.intp)[None, :, None] + offsets[:, None, None]
+    cols = np.rint(xs).astype(np.intp)[None, :, None] + offsets[None, None, :]
+    flat = np.minimum(np.maximum(rows, 0), height - 1) * width
+    flat = flat + np.minimum(np.maximum(cols, 0), width - 1)
+    a = scorer.a.ravel().take(flat)
+    b = scorer.b.ravel().take(flat)
+    if rows.min() < 0 or rows.max() >= height or cols.min() < 0 or cols.max() >= width:
+        # Pixels beyond the image's border were not seen: no edge there.
+        seen = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+        a *= seen
+        b *= seen
+    # Smoothed in one pass each: where two windows meet, the smoothing mixes only pixels
+    # outside DIE_INSIDE, which count for nothing below.  Then one window per row.
     smooth = (DIE_SMOOTH, DIE_SMOOTH)
-    a = cv2.blur((scorer.a.ravel().take(flat) * seen).reshape(-1, side), smooth)
-    b = cv2.blur((scorer.b.ravel().take(flat) * seen).reshape(-1, side), smooth)
-    a = a.reshape(len(xs), -1)[:, inside]
-    b = b.reshape(len(xs), -1)[:, inside]
-    squared = a * a + b * b  # the strength s squared
+    a = cv2.blur(a.reshape(side, n * side), smooth).reshape(side, n, side)
+    b = cv2.blur(b.reshape(side, n * side), smooth).reshape(side, n, side)
+    a = a.transpose(1, 0, 2).reshape(n, -1)
+    b = b.transpose(1, 0, 2).reshape(n, -1)
+    a_squared, b_squared = a * a, b * b
+    squared = a_squared + b_squared  # the strength s squared
     strength = np.sqrt(squared)
-    total = strength.sum(axis=1)
+    # Sums over the pixels inside DIE_INSIDE as products with its 0/1 weights.
+    total = strength @ inside
     # Coherences weighted by s squared (the strongest, straightest edges, a die's outline
     # against the board, count most): |sum of s^2 e^(2i phi)| and |sum of s^2 e^(4i phi)|
     # over the sum of s^2, the latter sum being that of (a + ib)^2.
-    weight = squared.sum(axis=1) + 1e-6
-    twofold = np.hypot((strength * a).sum(axis=1), (strength * b).sum(axis=1)) / weight
-    fourfold = np.hypot((a * a - b * b).sum(axis=1), 2 * (a * b).sum(axis=1)) / weight
-    return (total >= DIE_EDGES * inside.sum()) & (fourfold - twofold >= DIE_SQUARE)
+    weight = squared @ inside + 1e-6
+    twofold = np.hypot((strength * a) @ inside, (strength * b) @ inside) / weight
+    fourfold = np.hypot((a_squared - b_squared) @ inside, 2 * ((a * b) @ inside)) / weight
+    return (total >= DIE_EDGES * float(inside.sum())) & (fourfold - twofold >= DIE_SQUARE)
 
 
 def _far_rim(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool) -> float:
