@@ -334,10 +334,14 @@ class RingScorer:
         of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1."""
         # (In place wherever an intermediate is not needed again: several arrays of 160 samples
         # per centre are made and walked through per call, and checkers call this often.)
-        fx = np.asarray(cx, np.float32)[None, :, None] + self._ring_dx  # radius, centre, angle
-        fy = np.asarray(cy, np.float32)[None, :, None] + self._ring_dy
-        fx = np.rint(fx, out=fx).astype(np.int32)
-        fy = np.rint(fy, out=fy).astype(np.int32)
+        # Centres along the last axis: numpy's loops then run along them, not along the 32
+        # directions; the shares come out transposed (sums of 0/1 weights: the same numbers).
+        count = len(RING_RADII)
+        # (radius, angle, centre)
+        fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32)
+        fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32)
+        fx = np.rint(fx, out=fx)
+        fy = np.rint(fy, out=fy)
         # Directions that leave the field are not evidence either way: a checker against the
         # edge of a board seen at a slant is partly hidden under the frame's raised lip.
         # Only the near and far edges hide checkers that way; beside a point there is more
@@ -345,20 +349,26 @@ class RingScorer:
         # Outside the image nothing was seen at all (a column found shifted toward the image's
         # side by corners placed inside the field).
         _, y0, _, y1 = self.field_box
-        mid_x, mid_y = fx[len(RING_RADII) // 2], fy[len(RING_RADII) // 2]
+        mid_x, mid_y = fx[count // 2], fy[count // 2]
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
-        np.clip(fx, 0, self.width - 1, out=fx)
-        np.clip(fy, 0, self.height - 1, out=fy)
-        flat = np.multiply(fy, self.width, out=fy)
-        flat += fx  # one flat gather per map is several times faster
-        radial = self.a.ravel().take(flat)
-        radial *= _COS2_32
-        along = self.b.ravel().take(flat)
-        along *= _SIN2_32
+        shape = fx.shape
+        if fx.size:
+            # The maps at the whole pixels, clamped to the image: OpenCV's nearest-neighbour
+            # remap of whole-number coordinates with a replicated border (one pass per map for
+            # numpy's clipping, flat indices and gathers).
+            map_x = fx.reshape(-1, shape[2]).astype(np.float32)
+            map_y = fy.reshape(-1, shape[2]).astype(np.float32)
+            radial, along = (cv2.remap(values, map_x, map_y, cv2.INTER_NEAREST,
+                                       borderMode=cv2.BORDER_REPLICATE).reshape(shape)
+                             for values in (self.a, self.b))
+        else:
+            radial, along = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
+        radial *= _COS2_32[:, None]
+        along *= _SIN2_32[:, None]
         radial += along
         hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
         hit &= inside
-        return hit.astype(np.float32), inside.astype(np.float32)
+        return hit.astype(np.float32).T, inside.astype(np.float32).T
 
     def contact_free(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         """Share of ring directions showing a radial edge, for centres given as 1-D arrays,
