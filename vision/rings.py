@@ -337,9 +337,10 @@ class RingScorer:
         # Centres along the last axis: numpy's loops then run along them, not along the 32
         # directions; the shares come out transposed (sums of 0/1 weights: the same numbers).
         count = len(RING_RADII)
-        # (radius, angle, centre)
-        fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32)
-        fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32)
+        # (radius, angle, centre; the centres at float32 precision, added in float64 as the
+        # offsets are: cast first, the addition runs without a casting loop)
+        fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32).astype(np.float64)
+        fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32).astype(np.float64)
         fx = np.rint(fx, out=fx)
         fy = np.rint(fy, out=fy)
         # Directions that leave the field are not evidence either way: a checker against the
