@@ -331,7 +331,21 @@ class RingScorer:
 
     def _ring_hits(self, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
-        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1."""
+        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1.
+
+        The maps are read at the nearest pixel, clamped to the image (centres beyond it too):
+
+        >>> field = np.random.default_rng(3).integers(0, 256, (50, 60, 3), np.uint8)
+        >>> scorer = RingScorer(field, radius=6.0)
+        >>> cx = np.float32([-9.0, 0.5, 20.5, 31.25, 59.0, 75.0])
+        >>> cy = np.float32([4.0, 1.5, 25.5, 24.75, 49.0, -3.0])
+        >>> fx = np.rint(cx[None, :, None] + scorer._ring_dx).astype(int).clip(0, 59)
+        >>> fy = np.rint(cy[None, :, None] + scorer._ring_dy).astype(int).clip(0, 49)
+        >>> sample = scorer.a[fy, fx] * _COS2_32 + scorer.b[fy, fx] * _SIN2_32
+        >>> hit, inside = scorer._ring_hits(cx, cy)
+        >>> bool(np.array_equal(hit, (sample.max(axis=0) > EDGE_LEVEL) & (inside > 0)))
+        True
+        """
         # (In place wherever an intermediate is not needed again: several arrays of 160 samples
         # per centre are made and walked through per call, and checkers call this often.)
         # Centres along the last axis: numpy's loops then run along them, not along the 32
