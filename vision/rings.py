@@ -331,13 +331,32 @@ class RingScorer:
 
     def _ring_hits(self, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
-        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1."""
+        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1.
+
+        The maps are read at the nearest pixel, clamped to the image (centres beyond it too):
+
+        >>> field = np.random.default_rng(3).integers(0, 256, (50, 60, 3), np.uint8)
+        >>> scorer = RingScorer(field, radius=6.0)
+        >>> cx = np.float32([-9.0, 0.5, 20.5, 31.25, 59.0, 75.0])
+        >>> cy = np.float32([4.0, 1.5, 25.5, 24.75, 49.0, -3.0])
+        >>> fx = np.rint(cx[None, :, None] + scorer._ring_dx).astype(int).clip(0, 59)
+        >>> fy = np.rint(cy[None, :, None] + scorer._ring_dy).astype(int).clip(0, 49)
+        >>> sample = scorer.a[fy, fx] * _COS2_32 + scorer.b[fy, fx] * _SIN2_32
+        >>> hit, inside = scorer._ring_hits(cx, cy)
+        >>> bool(np.array_equal(hit, (sample.max(axis=0) > EDGE_LEVEL) & (inside > 0)))
+        True
+        """
         # (In place wherever an intermediate is not needed again: several arrays of 160 samples
         # per centre are made and walked through per call, and checkers call this often.)
-        fx = np.asarray(cx, np.float32)[None, :, None] + self._ring_dx  # radius, centre, angle
-        fy = np.asarray(cy, np.float32)[None, :, None] + self._ring_dy
-        fx = np.rint(fx, out=fx).astype(np.int32)
-        fy = np.rint(fy, out=fy).astype(np.int32)
+        # Centres along the last axis: numpy's loops then run along them, not along the 32
+        # directions; the shares come out transposed (sums of 0/1 weights: the same numbers).
+        count = len(RING_RADII)
+        # (radius, angle, centre; the centres at float32 precision, added in float64 as the
+        # offsets are: cast first, the addition runs without a casting loop)
+        fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32).astype(np.float64)
+        fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32).astype(np.float64)
+        fx = np.rint(fx, out=fx)
+        fy = np.rint(fy, out=fy)
         # Directions that leave the field are not evidence either way: a checker against the
         # edge of a board seen at a slant is partly hidden under the frame's raised lip.
         # Only the near and far edges hide checkers that way; beside a point there is more
@@ -345,20 +364,26 @@ class RingScorer:
         # Outside the image nothing was seen at all (a column found shifted toward the image's
         # side by corners placed inside the field).
         _, y0, _, y1 = self.field_box
-        mid_x, mid_y = fx[len(RING_RADII) // 2], fy[len(RING_RADII) // 2]
+        mid_x, mid_y = fx[count // 2], fy[count // 2]
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
-        np.clip(fx, 0, self.width - 1, out=fx)
-        np.clip(fy, 0, self.height - 1, out=fy)
-        flat = np.multiply(fy, self.width, out=fy)
-        flat += fx  # one flat gather per map is several times faster
-        radial = self.a.ravel().take(flat)
-        radial *= _COS2_32
-        along = self.b.ravel().take(flat)
-        along *= _SIN2_32
+        shape = fx.shape
+        if fx.size:
+            # The maps at the whole pixels, clamped to the image: OpenCV's nearest-neighbour
+            # remap of whole-number coordinates with a replicated border (one pass per map for
+            # numpy's clipping, flat indices and gathers).
+            map_x = fx.reshape(-1, shape[2]).astype(np.float32)
+            map_y = fy.reshape(-1, shape[2]).astype(np.float32)
+            radial, along = (cv2.remap(values, map_x, map_y, cv2.INTER_NEAREST,
+                                       borderMode=cv2.BORDER_REPLICATE).reshape(shape)
+                             for values in (self.a, self.b))
+        else:
+            radial, along = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
+        radial *= _COS2_32[:, None]
+        along *= _SIN2_32[:, None]
         radial += along
         hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
         hit &= inside
-        return hit.astype(np.float32), inside.astype(np.float32)
+        return hit.astype(np.float32).T, inside.astype(np.float32).T
 
     def contact_free(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         """Share of ring directions showing a radial edge, for centres given as 1-D arrays,

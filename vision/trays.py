@@ -29,7 +29,9 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from calibration.colours import nearest_distance, weighted
+from calibration.colours import (
+    LIGHTNESS_WEIGHT, code_levels, nearest_code_distance, weighted,
+)
 from calibration.geometry import (
     BoardGeometry, Corners, column_median, homography, median_of, percentile,
     without_fourth_channel,
@@ -55,6 +57,8 @@ COLOUR_MATCH = 30.0
 MAX_SLABS = 15
 #: A run of rows shorter than this share of the slab thickness is noise.
 MIN_RUN_SHARE = 0.6
+#: Each 8-bit Lab code's weighted value per channel (see calibration.colours.weighted).
+WEIGHTED_LEVELS = code_levels((LIGHTNESS_WEIGHT, 1, 1))
 
 
 @dataclass
@@ -383,12 +387,14 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
     # Leave the recess's walls out: a few pixels each side.
     inset = max(1, int(0.08 * band.shape[1]))
     band = band[:, inset: band.shape[1] - inset]
-    lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
-    grey = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    # One contiguous array per channel: distances summed channel by channel are far faster
-    # than sums over a last axis of 3 (and add up in the same order).
-    channels = np.ascontiguousarray(weighted(lab).T)
-    dist = [nearest_distance(channels.T, centre[None]) for centre in centres]
+    if band.size == 0:
+        return counts, confidences, notes
+    lab8 = cv2.cvtColor(band, cv2.COLOR_BGR2LAB)
+    planes = cv2.split(lab8)
+    # Distances to the colours of the pixels' 8-bit Lab codes, weighted (see
+    # calibration.colours.nearest_code_distance: the numbers of weighted float Lab, by tables).
+    dist = [nearest_code_distance(planes, WEIGHTED_LEVELS, centre).ravel()
+            for centre in centres]
     # The nearer of the two colours (the first on a tie, as an argmin would pick), without
     # stacking the two distances side by side.
     nearest = (dist[1] < dist[0]).astype(np.intp)
@@ -396,11 +402,12 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
     # The floor: the half of the tray least like either checker colour (trays are seldom
     # more than half full).
     far = near >= median_of(near)
-    floor = np.float32([median_of(channel[far]) for channel in channels])
-    floor_dist = nearest_distance(channels.T, floor[None])
+    floor = _masked_median_levels(lab8, far, WEIGHTED_LEVELS)
+    floor_dist = nearest_code_distance(planes, WEIGHTED_LEVELS, floor).ravel()
     label = np.where((near < COLOUR_MATCH) & (near < floor_dist), nearest, -1)
-    label = label.reshape(lab.shape[:2])
+    label = label.reshape(lab8.shape[:2])
     width = label.shape[1]
+    grey: np.ndarray | None = None  # the band's grey, made when a run is first counted
     for k, name in enumerate(names):
         if np.sqrt(((centres[k] - floor) ** 2).sum()) < COLOUR_MATCH * 0.6:
             counts[name] = None
@@ -415,6 +422,8 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
         for start, stop in zip(edges[::2], edges[1::2]):
             if stop - start < MIN_RUN_SHARE * SLAB_SHARE[0] * diameter:
                 continue
+            if grey is None:
+                grey = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32)
             # The seams show in the whole row (light or dark, whatever the checkers' colour).
             lum = grey[start:stop].mean(axis=1)
             n, conf = count_run(fill[start:stop], lum, diameter)
@@ -427,3 +436,41 @@ def _count_band(band: np.ndarray, names: Sequence[str], centres: np.ndarray, dia
             confidences.append(conf)
         counts[name] = total
     return counts, confidences, notes
+
+
+def _masked_median_levels(lab8: np.ndarray, mask: np.ndarray, levels: np.ndarray
+                          ) -> np.ndarray:
+    """Per channel, the median of the values ``levels`` (256 x 3, rising with the code) give
+    an 8-bit Lab image's codes where ``mask`` (one flag per pixel, at least one set) is set:
+    ``median_of(levels[lab8[..., k], k][mask])``, value for value, from a 256-bin histogram of
+    each channel's codes (the middle one or two codes found by counting, their levels averaged
+    as ``median_of`` averages) instead of a copy and a partition of the pixels per channel.
+
+    >>> rng = np.random.default_rng(2)
+    >>> lab8 = rng.integers(0, 256, (40, 9, 3), np.uint8)
+    >>> levels = code_levels((LIGHTNESS_WEIGHT, 1, 1))
+    >>> plain = weighted(lab8.astype(np.float32)).reshape(40, 9, 3)
+    >>> for mask in (rng.random(360) < 0.5, np.arange(360) == 7, np.arange(360) < 2,
+    ...              np.ones(360, bool)):
+    ...     want = [median_of(plain[..., k].ravel()[mask]) for k in range(3)]
+    ...     assert _masked_median_levels(lab8, mask, levels).tolist() == want
+    """
+    n = int(np.count_nonzero(mask))
+    half = n // 2
+    mask8 = np.ascontiguousarray(mask).view(np.uint8).reshape(lab8.shape[:2])
+    # The pixels left out made code 0 (cv2.calcHist's own mask costs several times more),
+    # then taken off that bin's count.
+    kept = cv2.split(cv2.bitwise_and(lab8, lab8, mask=mask8))
+    out = np.empty(3, np.float32)
+    for k in range(3):
+        histogram = cv2.calcHist([kept[k]], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+        histogram[0] -= mask.size - n
+        counted = np.cumsum(histogram)
+        # The code of the i-th least value (from 0): the first whose running count passes i.
+        upper = levels[int(np.searchsorted(counted, half, side="right")), k]
+        if n % 2:
+            middle = [upper]
+        else:
+            middle = [levels[int(np.searchsorted(counted, half - 1, side="right")), k], upper]
+        out[k] = np.mean(np.array(middle, np.float32))
+    return out
