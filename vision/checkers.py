@@ -719,8 +719,11 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     h = geometry.height
     m = geometry.margin
     slack = min(m, 0.15 * radius)
+    # A rim under the frame's lip at the near or far edge is unseen, not missing (see
+    # vision.rings.LIP_BAND).
     scorer = RingScorer(field, radius, (m - slack, m - slack, m + geometry.width + slack,
-                                        m + h + slack))  # field coordinates + m = image coordinates
+                                        m + h + slack),  # field coordinates + m = image's
+                        unseen=True)
     first_min = FIRST_MIN if m == 0 else min(FIRST_MIN, -m / radius + 0.2, FIRST_MIN_MARGIN)
     ys = np.arange(radius * first_min, h - radius * 0.5, 1.0, dtype=np.float32)
     # A stack may run up to the opposite edge (fifteen overlapped checkers can span the

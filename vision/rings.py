@@ -42,6 +42,18 @@ LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
 #: against the field's bright edges.  (Contrast relative to lightness, as the eye sees it; the
 #: offset keeps the noise of the blacks from counting as edges.)
 DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
+#: Ring directions where a rim cannot show are *unseen*, not missing (``RingScorer(...,
+#: unseen=True)``): a miss there is no evidence against a checker, while a rim that does show
+#: there still counts.  Within :data:`LIP_BAND` radii of the field's near and far edges (the
+#: field box's top and bottom) a rim cannot show: the board's raised frame hides or shadows
+#: what lies under its lip, a stack's base included, and the gradient filter is blind at the
+#: image's border (its reflected border has no gradient across it).  The band is the radial
+#: tolerance of :data:`RING_RADII`: a rim whose ring sample lies that close to the edge may lie
+#: beyond it.  The field's sides are not banded: a checker on an outer point lies a pixel or so
+#: inside them by the board's design, its rim there shows, and a tall stack's outer side is
+#: part of what tells how many checkers it holds (excusing misses there let whole-stack fits
+#: take checkers too many).
+LIP_BAND = 0.2
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
 #: Half-width (degrees) of the arcs along the point's axis where a touching neighbour's rim
@@ -203,7 +215,12 @@ class RingScorer:
     """
 
     def __init__(self, field: np.ndarray, radius: float,
-                 field_box: tuple[float, float, float, float] | None = None) -> None:
+                 field_box: tuple[float, float, float, float] | None = None,
+                 unseen: bool = False) -> None:
+        """``field_box``: where the playing field is in the image (x0, y0, x1, y1; default the
+        whole image).  ``unseen``: ring directions whose rim would lie under the frame's lip
+        at the field's near or far edge count as unseen unless they show one (see
+        :data:`LIP_BAND`); without it only those whose rim lies beyond those edges do."""
         # Every full-size map below is float32, computed in place where the input is not needed
         # any more: the arithmetic is the same, but fewer large temporaries are made and walked
         # through (this runs once per frame, on a cold cache).
@@ -214,6 +231,11 @@ class RingScorer:
         self.lab = lab
         self.height, self.width = field.shape[:2]
         self.radius = radius
+        #: Rows (image y) between which a rim can show (see LIP_BAND): beyond them a ring
+        #: direction that shows no rim is not counted against a checker.
+        _, y0, _, y1 = self.field_box
+        band = LIP_BAND * radius if unseen else 0.0
+        self.seen_rows = (y0 + band, y1 - band)
         #: Results of costlier looks at this image that callers ask for more than once,
         #: by a key of their own (each frame has its scorer).
         self.memo: dict = {}
@@ -331,7 +353,8 @@ class RingScorer:
 
     def _ring_hits(self, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
-        of the :data:`RING_RADII` and was seen at all (inside the field box), float32 0/1.
+        of the :data:`RING_RADII` and was seen at all (inside the field box, and where a rim
+        could show unless one does: see :data:`LIP_BAND`), float32 0/1.
 
         The maps are read at the nearest pixel, clamped to the image (centres beyond it too):
 
@@ -366,6 +389,9 @@ class RingScorer:
         _, y0, _, y1 = self.field_box
         mid_x, mid_y = fx[count // 2], fy[count // 2]
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
+        # Under the frame's lip only a rim that shows is evidence (see LIP_BAND).
+        low, high = self.seen_rows
+        under_lip = (mid_y < low) | (mid_y >= high) if low > y0 or high < y1 else None
         shape = fx.shape
         if fx.size:
             # The maps at the whole pixels, clamped to the image: OpenCV's nearest-neighbour
@@ -383,6 +409,8 @@ class RingScorer:
         radial += along
         hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
         hit &= inside
+        if under_lip is not None:
+            inside &= ~under_lip | hit
         return hit.astype(np.float32).T, inside.astype(np.float32).T
 
     def contact_free(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
