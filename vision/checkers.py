@@ -1231,12 +1231,60 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         best = _best_regular(scorer, hypotheses, xs, ys, dist, (full, no_far, no_near, far_arc),
                              radius, threshold, HIDDEN_END_JUMP if sideways else COLOUR_JUMP)
         if best is not None:
+            if not sideways:
+                best = _on_to_whole_end(scorer, best, hypotheses, xs, ys, dist, cand, edge_up,
+                                        radius, threshold)
             break
     if best is None:
         return None
     _, x, y, d, a, b, c, e = best
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
+
+
+def _on_to_whole_end(scorer: RingScorer, best: tuple, hypotheses: list, xs: list, ys: list,
+                     dist: list, cand: _Candidates, edge_up: bool, radius: float,
+                     threshold: float) -> tuple:
+    """``best``, the best whole-stack model on its line (see :func:`_best_regular`), or a
+    longer one from the same base, fitted with a hand's sideways slack (:func:`_beside`), when
+    ``best`` ends short of a whole rim and that one runs on evenly to a candidate that shows
+    one.
+
+    The checker on top of a pile shows its whole rim; a model ending at a checker that does
+    not stopped at a member of the stack.  :func:`_best_regular` then takes a longer model
+    from the same base to a whole-rimmed end if one passes on the line, but a tall stack's
+    checkers each sit a little beside the line through its ends: one rim that falls just
+    outside the ring on the line fails the longer model there, though it passes where the
+    checkers really are.  (The sideways fit is tried for those longer models only: for every
+    model it lets one with a checker too many find some rim beside the line; its checkers must
+    be clearly of one paint, :data:`HIDDEN_END_JUMP`, as :func:`_regular_stack` asks.)
+    """
+    d_best = best[3]
+    if float(best[4][-1]) >= WHOLE_RIM:
+        return best
+    end = float(d_best[-1])
+    base_y = float(d_best[0])
+    longer = [k for k, (f, t, n) in enumerate(hypotheses)
+              if abs(float(cand.ys[f]) - base_y) < 0.5 and cand.full[t] >= WHOLE_RIM
+              and float(cand.ys[t]) > end + MIN_STEP * radius]
+    if not longer:
+        return best
+    sub = [hypotheses[k] for k in longer]
+    sub_x = [xs[k] for k in longer]
+    sub_y = [ys[k] for k in longer]
+    sub_d = [dist[k] for k in longer]
+    all_x, all_y = np.concatenate(sub_x), np.concatenate(sub_y)
+    shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
+    sign = 1.0 if edge_up else -1.0
+    tried_y = np.concatenate([all_y + sign * d for d in shifts])
+    tried_x = _beside(scorer, np.tile(all_x, len(shifts)), tried_y, radius)
+    evidence = tuple(v.reshape(len(shifts), -1).max(axis=0)
+                     for v in scorer.coverage(tried_x, tried_y, edge_up))
+    found = _best_regular(scorer, sub, sub_x, sub_y, sub_d, evidence, radius, threshold,
+                          HIDDEN_END_JUMP)
+    if found is None or float(found[4][-1]) < WHOLE_RIM:
+        return best
+    return found
 
 
 def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist: list,
