@@ -557,13 +557,16 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
+    # The same outline is scored, refined and checked again by the later judgements (by the
+    # points' rhythm, inside outlines): each is worked out once per frame.
+    memo: dict = {}
     try:
-        return _locate_in(frame, small, scale, outlines, trace)
+        return _locate_in(frame, small, scale, outlines, trace, memo)
     except LocateError as error:
         # The clearest outlines may be the whole board (frame, side trays and all) or a field
         # skewed onto a tray: the field is then looked for inside the best of them, its ends
         # where the points' rhythm puts them (:func:`inner_fields`).
-        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners)
+        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH, memo=memo)[1], corners)
                         for corners in outlines), key=lambda item: -item[0])
         inner: list[Corners] = []
         for _, corners in quick[:INNER_OUTLINES]:
@@ -575,18 +578,19 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         if not inner:
             raise
         try:
-            return _locate_in(frame, small, scale, inner, trace)
+            return _locate_in(frame, small, scale, inner, trace, memo)
         except LocateError:
             raise error from None
 
 
 def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
-               trace: list[np.ndarray] | None) -> Corners:
+               trace: list[np.ndarray] | None, memo: dict | None = None) -> Corners:
     """The field among ``outlines``: judged by the bar, else (when no outline shows a clear
-    bar) by the points' rhythm; :class:`LocateError` when neither finds one."""
+    bar) by the points' rhythm; :class:`LocateError` when neither finds one.  ``memo`` keeps
+    what was worked out about each outline for the next judgement (see :func:`_locate_among`)."""
     bars: list[float] = []
     try:
-        return _locate_among(frame, small, scale, outlines, False, trace, bars)
+        return _locate_among(frame, small, scale, outlines, False, trace, bars, memo)
     except LocateError as error:
         # The points alone vouch for a field only where no outline shows a clear bar (a bar of
         # the field's own wood): where one does, the board is judged by it, and an outline
@@ -595,7 +599,7 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
         if max(bars, default=0.0) >= BAR_EVIDENCE:
             raise
         try:
-            return _locate_among(frame, small, scale, outlines, True, trace)
+            return _locate_among(frame, small, scale, outlines, True, trace, memo=memo)
         except LocateError as second:
             # The first judgement's reason, unless only the second saw something like a board.
             raise second if "does not end" in str(second) else error
@@ -603,18 +607,22 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
 
 def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
                   by_points: bool, trace: list[np.ndarray] | None,
-                  bars: list[float] | None = None) -> Corners:
+                  bars: list[float] | None = None, memo: dict | None = None) -> Corners:
     """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`_board_score`
     does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
-    ``bars`` collects the bar evidence of the outlines looked at closely."""
-    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points)[1], corners)
+    ``bars`` collects the bar evidence of the outlines looked at closely; ``memo`` (one per
+    frame) keeps scores, refinements and side checks for the next call: the refinement does
+    not depend on how outlines are judged, so an outline tried by both judgements is refined
+    once."""
+    memo = {} if memo is None else memo
+    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points, memo=memo)[1], corners)
              for corners in outlines]
     # A quick look at every outline, a closer one at the few best; those that look like a board
     # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
-        score, rank = _board_score(small, corners, by_points=by_points, bars=bars)
+        score, rank = _board_score(small, corners, by_points=by_points, bars=bars, memo=memo)
         if score >= MIN_SCORE:
             boards.append((rank, score, corners))
     if not boards:
@@ -622,8 +630,11 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
                           "(give the corners with --corners)")
     boards.sort(key=lambda item: -item[0])
     for _, score, corners in boards[:OUTLINES_TRIED]:
-        steps = [np.asarray(corners, np.float64) / scale]
-        refine_corners(frame, steps[0], steps)
+        key = ("refined", np.asarray(corners, np.float64).tobytes())
+        if key not in memo:
+            memo[key] = [np.asarray(corners, np.float64) / scale]
+            refine_corners(frame, memo[key][0], memo[key])
+        steps = [step.copy() for step in memo[key]]
         if trace is not None:
             trace.extend(step.copy() for step in steps)
         # The refinement follows edges and the points' rhythm and may wander off (onto a
@@ -631,7 +642,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
         # latest step whose field still looks like a board and ends where the field does
         # (every side with points inside and plain frame outside) is taken.
         for found in reversed(steps):
-            if _field_checks_out(small, found * scale, score, by_points):
+            if _field_checks_out(small, found * scale, score, by_points, memo):
                 if trace is not None:
                     trace.append(found.copy())
                 return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
@@ -640,7 +651,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
 
 
 def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float,
-                      by_points: bool = False) -> bool:
+                      by_points: bool = False, memo: dict | None = None) -> bool:
     """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
     score at least :data:`REFINED_KEEP` of the rough outline's) and has points inside and plain
     frame outside every side (:func:`side_contrast`)."""
@@ -648,9 +659,15 @@ def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float
         checked = check_corners(corners)
     except GeometryError:
         return False
-    if _board_score(small, checked, by_points=by_points)[0] < REFINED_KEEP * rough_score:
+    if _board_score(small, checked, by_points=by_points, memo=memo)[0] < \
+            REFINED_KEEP * rough_score:
         return False
-    contrast = side_contrast(small, checked)
+    key = ("sides", np.asarray(checked, np.float64).tobytes())
+    contrast = memo.get(key) if memo is not None else None
+    if contrast is None:
+        contrast = side_contrast(small, checked)
+        if memo is not None:
+            memo[key] = contrast
     # Without a bar to vouch for the field's middle, its ends must show as clearly as its
     # long sides do (a side skewed onto a tray's edge shows some contrast too).
     short_floor = MIN_LONG_SIDE_CONTRAST if by_points else MIN_SHORT_SIDE_CONTRAST
@@ -659,8 +676,8 @@ def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float
 
 
 def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
-                 by_points: bool = False, bars: list[float] | None = None
-                 ) -> tuple[float, float]:
+                 by_points: bool = False, bars: list[float] | None = None,
+                 memo: dict | None = None) -> tuple[float, float]:
     """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
     at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
     middle up to a clear bar) and how well, for ranking outlines (the same with the bar
@@ -673,8 +690,25 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
 
     ``by_points``: the points' rhythm (:func:`points_rhythm`, up to :data:`CLEAR_RHYTHM`)
     stands in for the bar, both times.  ``bars`` collects the bar evidence (when judged by
-    the bar).
+    the bar).  ``memo`` keeps the answers (and the bar's evidence) for the same outline asked
+    again.
     """
+    key = ("score", np.asarray(corners, np.float64).tobytes(), width, by_points)
+    if memo is not None and key in memo:
+        support, rank, bar = memo[key]
+    else:
+        support, rank, bar = _board_score_of(small, corners, width, by_points)
+        if memo is not None:
+            memo[key] = (support, rank, bar)
+    if bars is not None and bar is not None:
+        bars.append(bar)
+    return support, rank
+
+
+def _board_score_of(small: np.ndarray, corners: Corners, width: int | None, by_points: bool
+                    ) -> tuple[float, float, float | None]:
+    """:func:`_board_score`'s two answers, worked out, and the bar's evidence (None when judged
+    by the points)."""
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
@@ -682,12 +716,10 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
         rhythm, bar_left, bar_right = points_rhythm(field, geometry)
         support = pattern_score(field, geometry.with_bar(bar_left, bar_right)) * \
             min(1.0, max(rhythm, 0.0) / CLEAR_RHYTHM)
-        return support, support
+        return support, support, None
     geometry, bar = bar_evidence(field, geometry)
-    if bars is not None:
-        bars.append(bar)
     pattern = pattern_score(field, geometry)
-    return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR)
+    return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR), bar
 
 
 POINTS_PER_ROW_F = 12.0
