@@ -38,12 +38,18 @@ puts them) and these fields are judged, refined and checked the same way.
 3. 1 and 2 once more on the improved picture, then every side is snapped to the clear straight
    edge nearest to it.
 
-**Check** (:func:`side_contrast`): a field found must end where a board's field does: just
+**Check** (:func:`side_evidence`): a field found must end where a board's field does: just
 inside every side the points' detail, just outside it plain frame (a side a point astray, on a
-row of checkers or on the frame's outer edge shows about as much on both sides).  The latest
-refinement step whose field still looks like a board and passes this is taken; if none does,
-the next best outlines are tried, and then :class:`LocateError` says the board cannot be found
-rather than give a wrong field.
+row of checkers or on the frame's outer edge shows about as much on both sides); beyond a long
+side no more of the points' pattern (a side slanting across a quarter's points' bases, or run
+along its checkers, has the bases beyond it, their change along the row following the one
+inside); and whatever vouched for the field, its points stand in their rhythm, six equal points
+from each short side to the bar (half a field, with a column of checkers for its bar, does
+not).  The latest refinement step whose field still looks like a board and passes this is
+taken; when only the short sides of the last step fail (the comb misled at one end by checkers
+covering the end points), the clear straight edges within a quarter of a point of them are
+tried; if none passes, the next best outlines are tried, and then :class:`LocateError` says
+the board cannot be found rather than give a wrong field.
 
 >>> import numpy as np
 >>> locate_field(np.zeros((120, 160, 3), np.uint8))
@@ -92,6 +98,13 @@ WORK_WIDTH = 640
 #: beyond the frame, at least some (a side a point astray shows about none or less).
 MIN_LONG_SIDE_CONTRAST = 0.4
 MIN_SHORT_SIDE_CONTRAST = 0.15
+#: Beyond a long side of a field lies the frame: at most this share of the points' pattern
+#: just inside it may go on just beyond it (see :func:`side_evidence`: 0 on true fields,
+#: up to about 0.13 on fields found 1-2% off; a side slanting across the points' bases of a
+#: quarter, or run along its checkers, 0.17 and more).  Both strips are this deep (share of
+#: the field's height).
+MAX_POINTS_BEYOND = 0.15
+POINTS_BEYOND_DEPTH = 0.05
 #: Width of the straightened field the sides are checked on.
 CHECK_WIDTH = 240
 #: Rough outlines refined and checked, best ranked first, before giving up.
@@ -105,6 +118,10 @@ RHYTHM_BAR_OFF_CENTRE = 0.02
 #: Points' rhythm that counts as clear: the points' borders show three times the change
 #: their middles do.
 CLEAR_RHYTHM = 0.5
+#: Points' rhythm every field found must show, however it was judged (the borders at least
+#: 5/3 the change of the middles; true fields found show 0.55 and more, half a field or one
+#: half a point off about 0 or less).
+MIN_RHYTHM = 0.25
 #: Fields looked for inside outlines (:func:`inner_fields`): in this many of the best outlines,
 #: straightened this wide; each end within this share of the outline's width of its side, the
 #: bar this share of the field's width; this many fields per outline.
@@ -455,6 +472,17 @@ def inner_fields(small: np.ndarray, corners: Corners) -> list[np.ndarray]:
 
 
 def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
+    """How clearly each side of the field on ``corners`` is the field's edge (see
+    :func:`side_evidence`, whose first answer this is).
+
+    >>> side_contrast(np.zeros((100, 160, 3), np.uint8), ((20, 20), (140, 20), (140, 80), (20, 80)))
+    {'top': 0.0, 'right': 0.0, 'bottom': 0.0, 'left': 0.0}
+    """
+    return side_evidence(frame, corners)[0]
+
+
+def side_evidence(frame: np.ndarray, corners: Corners
+                  ) -> tuple[dict[str, float], dict[str, float]]:
     """How clearly each side (top, right, bottom, left) of the field on ``corners`` is the
     field's edge: ``(inside - outside) / (inside + outside)`` of the detail in a strip just
     inside the side and one just outside it, from -1 to 1.
@@ -469,8 +497,21 @@ def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
     frame's border shows nothing (0); where only the outside strip is, the plainest detail
     seen stands for it.
 
-    >>> side_contrast(np.zeros((100, 160, 3), np.uint8), ((20, 20), (140, 20), (140, 80), (20, 80)))
-    {'top': 0.0, 'right': 0.0, 'bottom': 0.0, 'left': 0.0}
+    The second answer, for each long side (top, bottom), is how much of the points' pattern
+    goes on beyond it (:data:`MAX_POINTS_BEYOND`): just inside a long side the points' bases
+    alternate along the row, and beyond the field's edge lies the frame, which may show detail
+    of its own (a die, a tray, the frame's bevels) but not the points' pattern.  A long side
+    run along a row of checkers, or across the points' bases at a slant, has the points' bases
+    beyond it, where the change along the row follows the change just inside.  Point by point
+    (six to each half of the row): the slope of the change along the row outside against the
+    change inside (a least-squares fit of the one on the other); the median of a half's six
+    (a checker or a die across the side shows on both strips at a point or two, the points'
+    bases at every point), the larger of the two halves.
+
+    >>> contrast, beyond = side_evidence(np.zeros((100, 160, 3), np.uint8),
+    ...                                  ((20, 20), (140, 20), (140, 80), (20, 80)))
+    >>> contrast, beyond
+    ({'top': 0.0, 'right': 0.0, 'bottom': 0.0, 'left': 0.0}, {'top': 0.0, 'bottom': 0.0})
     """
     checked = check_corners(np.asarray(corners, np.float64))
     w = CHECK_WIDTH
@@ -528,12 +569,38 @@ def side_contrast(frame: np.ndarray, corners: Corners) -> dict[str, float]:
             worst = min(worst, value)
         return round(worst, 6)
 
+    def beyond(at: int, inward: int) -> float:
+        """How much of the points' pattern along the row just inside the long side at ``at``
+        goes on just beyond it (0 where beyond is mostly out of the frame)."""
+        def along_row(start: float, end: float) -> tuple[np.ndarray, np.ndarray]:
+            lo, hi = sorted((int(round(start)), int(round(end))))
+            hi = max(hi, lo + 1)
+            counts = seen[lo:hi].sum(axis=0)
+            return gx[lo:hi].sum(axis=0) / np.maximum(counts, 1.0), counts / (hi - lo)
+        gap, depth = 0.01 * h, POINTS_BEYOND_DEPTH * h
+        inside, _ = along_row(at + inward * gap, at + inward * (gap + depth))
+        outside, seen_outside = along_row(at - inward * gap, at - inward * (gap + depth))
+        most = 0.0
+        for a, b in halves:
+            if seen_outside[a:b].mean() < 0.5:
+                continue
+            # Point by point (six to a half), the median: a checker or a die across the
+            # side shows on both strips at one or two points, the points' bases at all.
+            slopes = []
+            for piece in np.array_split(np.arange(a, b), 6):
+                i, o = inside[piece], outside[piece]
+                i, o = i - i.mean(), o - o.mean()
+                slopes.append(float((i * o).mean() / ((i * i).mean() + 1e-6)))
+            most = max(most, float(np.median(slopes)))
+        return round(most, 6)
+
     # Beside a short side the strips are a quarter of a point wide: a side tray often starts
     # not much further out than that.
-    return {"top": contrast(rows, m, 1, 0.01 * h, 0.04 * h),
-            "right": contrast(columns, m + w, -1, 0.05 * pitch, 0.25 * pitch),
-            "bottom": contrast(rows, m + h, -1, 0.01 * h, 0.04 * h),
-            "left": contrast(columns, m, 1, 0.05 * pitch, 0.25 * pitch)}
+    return ({"top": contrast(rows, m, 1, 0.01 * h, 0.04 * h),
+             "right": contrast(columns, m + w, -1, 0.05 * pitch, 0.25 * pitch),
+             "bottom": contrast(rows, m + h, -1, 0.01 * h, 0.04 * h),
+             "left": contrast(columns, m, 1, 0.05 * pitch, 0.25 * pitch)},
+            {"top": beyond(m, 1), "bottom": beyond(m + h, -1)})
 
 
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
@@ -557,13 +624,16 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
+    # The same outline is scored, refined and checked again by the later judgements (by the
+    # points' rhythm, inside outlines): each is worked out once per frame.
+    memo: dict = {}
     try:
-        return _locate_in(frame, small, scale, outlines, trace)
+        return _locate_in(frame, small, scale, outlines, trace, memo)
     except LocateError as error:
         # The clearest outlines may be the whole board (frame, side trays and all) or a field
         # skewed onto a tray: the field is then looked for inside the best of them, its ends
         # where the points' rhythm puts them (:func:`inner_fields`).
-        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH)[1], corners)
+        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH, memo=memo)[1], corners)
                         for corners in outlines), key=lambda item: -item[0])
         inner: list[Corners] = []
         for _, corners in quick[:INNER_OUTLINES]:
@@ -575,18 +645,19 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         if not inner:
             raise
         try:
-            return _locate_in(frame, small, scale, inner, trace)
+            return _locate_in(frame, small, scale, inner, trace, memo)
         except LocateError:
             raise error from None
 
 
 def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
-               trace: list[np.ndarray] | None) -> Corners:
+               trace: list[np.ndarray] | None, memo: dict | None = None) -> Corners:
     """The field among ``outlines``: judged by the bar, else (when no outline shows a clear
-    bar) by the points' rhythm; :class:`LocateError` when neither finds one."""
+    bar) by the points' rhythm; :class:`LocateError` when neither finds one.  ``memo`` keeps
+    what was worked out about each outline for the next judgement (see :func:`_locate_among`)."""
     bars: list[float] = []
     try:
-        return _locate_among(frame, small, scale, outlines, False, trace, bars)
+        return _locate_among(frame, small, scale, outlines, False, trace, bars, memo)
     except LocateError as error:
         # The points alone vouch for a field only where no outline shows a clear bar (a bar of
         # the field's own wood): where one does, the board is judged by it, and an outline
@@ -595,7 +666,7 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
         if max(bars, default=0.0) >= BAR_EVIDENCE:
             raise
         try:
-            return _locate_among(frame, small, scale, outlines, True, trace)
+            return _locate_among(frame, small, scale, outlines, True, trace, memo=memo)
         except LocateError as second:
             # The first judgement's reason, unless only the second saw something like a board.
             raise second if "does not end" in str(second) else error
@@ -603,18 +674,22 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
 
 def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
                   by_points: bool, trace: list[np.ndarray] | None,
-                  bars: list[float] | None = None) -> Corners:
+                  bars: list[float] | None = None, memo: dict | None = None) -> Corners:
     """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`_board_score`
     does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
-    ``bars`` collects the bar evidence of the outlines looked at closely."""
-    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points)[1], corners)
+    ``bars`` collects the bar evidence of the outlines looked at closely; ``memo`` (one per
+    frame) keeps scores, refinements and side checks for the next call: the refinement does
+    not depend on how outlines are judged, so an outline tried by both judgements is refined
+    once."""
+    memo = {} if memo is None else memo
+    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points, memo=memo)[1], corners)
              for corners in outlines]
     # A quick look at every outline, a closer one at the few best; those that look like a board
     # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
-        score, rank = _board_score(small, corners, by_points=by_points, bars=bars)
+        score, rank = _board_score(small, corners, by_points=by_points, bars=bars, memo=memo)
         if score >= MIN_SCORE:
             boards.append((rank, score, corners))
     if not boards:
@@ -622,8 +697,11 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
                           "(give the corners with --corners)")
     boards.sort(key=lambda item: -item[0])
     for _, score, corners in boards[:OUTLINES_TRIED]:
-        steps = [np.asarray(corners, np.float64) / scale]
-        refine_corners(frame, steps[0], steps)
+        key = ("refined", np.asarray(corners, np.float64).tobytes())
+        if key not in memo:
+            memo[key] = [np.asarray(corners, np.float64) / scale]
+            refine_corners(frame, memo[key][0], memo[key])
+        steps = [step.copy() for step in memo[key]]
         if trace is not None:
             trace.extend(step.copy() for step in steps)
         # The refinement follows edges and the points' rhythm and may wander off (onto a
@@ -631,36 +709,120 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
         # latest step whose field still looks like a board and ends where the field does
         # (every side with points inside and plain frame outside) is taken.
         for found in reversed(steps):
-            if _field_checks_out(small, found * scale, score, by_points):
+            if _field_checks_out(small, found * scale, score, by_points, memo):
                 if trace is not None:
                     trace.append(found.copy())
                 return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
+        # The comb places a short side to about a quarter of a point, and where checkers
+        # cover the points at both ends of it, one end of the side may stray onto the frame
+        # (the field's edge then shows no points inside): when only the short sides fail the
+        # check, the clear straight edges within that reach are tried for them.
+        failed = _field_failures(small, steps[-1] * scale, score, by_points, memo)
+        if failed and set(failed) <= {"left", "right"}:
+            for found in _short_side_repairs(frame, steps[-1], failed):
+                if _field_checks_out(small, found * scale, score, by_points, memo):
+                    if trace is not None:
+                        trace.append(found.copy())
+                    return tuple((float(x), float(y)) for x, y in found)  # type: ignore
     raise LocateError("cannot find the board: what looks like a board in the frame does not end "
                       "where a board's field does (give the corners with --corners)")
 
 
 def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float,
-                      by_points: bool = False) -> bool:
+                      by_points: bool = False, memo: dict | None = None) -> bool:
     """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
-    score at least :data:`REFINED_KEEP` of the rough outline's) and has points inside and plain
-    frame outside every side (:func:`side_contrast`)."""
+    score at least :data:`REFINED_KEEP` of the rough outline's), has points inside and plain
+    frame outside every side (:func:`side_contrast`), no points beyond its long sides
+    (:func:`side_evidence`) and its points in their rhythm (:func:`points_rhythm`)."""
+    return not _field_failures(small, corners, rough_score, by_points, memo)
+
+
+def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
+                    by_points: bool = False, memo: dict | None = None) -> list[str]:
+    """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
+    ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
+    ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
+    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`); empty when it checks out."""
     try:
         checked = check_corners(corners)
     except GeometryError:
-        return False
-    if _board_score(small, checked, by_points=by_points)[0] < REFINED_KEEP * rough_score:
-        return False
-    contrast = side_contrast(small, checked)
+        return ["corners"]
+    if _board_score(small, checked, by_points=by_points, memo=memo)[0] < \
+            REFINED_KEEP * rough_score:
+        return ["score"]
+    key = ("sides", np.asarray(checked, np.float64).tobytes())
+    evidence = memo.get(key) if memo is not None else None
+    if evidence is None:
+        evidence = side_evidence(small, checked)
+        if memo is not None:
+            memo[key] = evidence
+    contrast, beyond = evidence
+    # A long side with the points' pattern going on beyond it lies inside the field (on a
+    # row of checkers, or across the points' bases).
+    if max(beyond.values()) > MAX_POINTS_BEYOND:
+        return ["beyond"]
     # Without a bar to vouch for the field's middle, its ends must show as clearly as its
     # long sides do (a side skewed onto a tray's edge shows some contrast too).
     short_floor = MIN_LONG_SIDE_CONTRAST if by_points else MIN_SHORT_SIDE_CONTRAST
-    return min(contrast["top"], contrast["bottom"]) >= MIN_LONG_SIDE_CONTRAST and \
-        min(contrast["left"], contrast["right"]) >= short_floor
+    floors = {"top": MIN_LONG_SIDE_CONTRAST, "right": short_floor,
+              "bottom": MIN_LONG_SIDE_CONTRAST, "left": short_floor}
+    failed = [name for name, floor in floors.items() if contrast[name] < floor]
+    if failed:
+        return failed
+    # Six equal points from each short side to the bar, whatever vouched for the field: half
+    # a field (a column of checkers taken for the bar) has three to each half-row.
+    key = ("rhythm", np.asarray(checked, np.float64).tobytes())
+    rhythm = memo.get(key) if memo is not None else None
+    if rhythm is None:
+        geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
+                                     SCORE_WIDTH)
+        rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
+        if memo is not None:
+            memo[key] = rhythm
+    return ["rhythm"] if rhythm < MIN_RHYTHM else []
+
+
+def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]
+                        ) -> list[np.ndarray]:
+    """The field on ``corners`` (frame pixels) with its short sides ``names`` (left, right)
+    put on the clear straight edges within :data:`COMB_EDGE_REACH` of a point of where they
+    are (the nearest :data:`REPAIRS_PER_SIDE` of each), nearest first; the long sides kept."""
+    try:
+        w0 = REFINE_WIDTH
+        mx = max(2, int(round(COMB_EDGE_REACH * w0 / 13)))
+        rect, matrix, w, h = _straighten(frame, corners, mx, 0)
+    except GeometryError:
+        return []
+    t0, t1 = 0.5 / REFINE_STRIPS * h, (1 - 0.5 / REFINE_STRIPS) * h
+    choices: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
+    for name in ("left", "right"):
+        here = mx if name == "left" else mx + w
+        choices[name] = [((here, 0.0), (here, float(h)))]
+        if name not in names:
+            continue
+        at, lines = _side_edge_lines(rect, w, h, mx, 0, name, SIDE_SLANT)
+        if not lines:
+            return []
+        strongest = max(line[0] for line in lines)
+        clear = sorted((line for line in lines if line[0] >= FIELD_EDGE_SHARE * strongest),
+                       key=lambda line: abs(line[1]) + abs(line[2]))
+        choices[name] = [((at + start, t0), (at + end, t1))
+                         for _, start, end in clear[:REPAIRS_PER_SIDE]]
+    top, bottom = ((mx, 0.0), (mx + w, 0.0)), ((mx, float(h)), (mx + w, float(h)))
+    inverse = np.linalg.inv(matrix)
+    repairs = []
+    for left in choices["left"]:
+        for right in choices["right"]:
+            found = [_intersect(left, top), _intersect(top, right), _intersect(right, bottom),
+                     _intersect(bottom, left)]
+            repairs.append(cv2.perspectiveTransform(np.float32(found)[None], inverse)[0]
+                           .astype(np.float64))
+    return repairs
 
 
 def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
-                 by_points: bool = False, bars: list[float] | None = None
-                 ) -> tuple[float, float]:
+                 by_points: bool = False, bars: list[float] | None = None,
+                 memo: dict | None = None) -> tuple[float, float]:
     """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
     at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
     middle up to a clear bar) and how well, for ranking outlines (the same with the bar
@@ -673,8 +835,25 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
 
     ``by_points``: the points' rhythm (:func:`points_rhythm`, up to :data:`CLEAR_RHYTHM`)
     stands in for the bar, both times.  ``bars`` collects the bar evidence (when judged by
-    the bar).
+    the bar).  ``memo`` keeps the answers (and the bar's evidence) for the same outline asked
+    again.
     """
+    key = ("score", np.asarray(corners, np.float64).tobytes(), width, by_points)
+    if memo is not None and key in memo:
+        support, rank, bar = memo[key]
+    else:
+        support, rank, bar = _board_score_of(small, corners, width, by_points)
+        if memo is not None:
+            memo[key] = (support, rank, bar)
+    if bars is not None and bar is not None:
+        bars.append(bar)
+    return support, rank
+
+
+def _board_score_of(small: np.ndarray, corners: Corners, width: int | None, by_points: bool
+                    ) -> tuple[float, float, float | None]:
+    """:func:`_board_score`'s two answers, worked out, and the bar's evidence (None when judged
+    by the points)."""
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)
     field = warp(small, corners, geometry)
@@ -682,12 +861,10 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
         rhythm, bar_left, bar_right = points_rhythm(field, geometry)
         support = pattern_score(field, geometry.with_bar(bar_left, bar_right)) * \
             min(1.0, max(rhythm, 0.0) / CLEAR_RHYTHM)
-        return support, support
+        return support, support, None
     geometry, bar = bar_evidence(field, geometry)
-    if bars is not None:
-        bars.append(bar)
     pattern = pattern_score(field, geometry)
-    return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR)
+    return pattern * min(1.0, bar / BAR_EVIDENCE), pattern * min(1.0, bar / STRONG_BAR), bar
 
 
 POINTS_PER_ROW_F = 12.0
@@ -721,6 +898,8 @@ COMB_EDGE_REACH = 0.35
 #: them changes along the bar: its strength counts half when the typical row differs by this
 #: many levels (of 255) from the bar's usual colour (wood grain and noise differ by a few).
 BAR_PAIRS_JUDGED = 6
+#: Straight edges tried for a short side that fails the side check (see :func:`_locate_among`).
+REPAIRS_PER_SIDE = 3
 BAR_COLOUR_STEP = 10.0
 
 

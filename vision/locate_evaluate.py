@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 from pathlib import Path
@@ -60,12 +61,14 @@ def _locate_one(image: np.ndarray, truth: Any) -> tuple[float | None, float, str
     return corner_error(align_to(found, truth), truth), seconds, ""
 
 
-def locate_synthetic(n: int, seed: int) -> dict[str, Any]:
-    """Localisation on ``n`` hard rendered frames."""
+def locate_synthetic(n: int, seed: int, cache: Path | None = None) -> dict[str, Any]:
+    """Localisation on ``n`` hard rendered frames (drawn frames kept in ``cache``, as
+    :mod:`vision.evaluate` keeps them: the same hard frames)."""
+    from vision.evaluate import _scene
 
     errors, seconds, worst = [], [], []
     for i in range(n):
-        scene = render_board(None, RenderOptions(seed=seed + i, hard=True))
+        scene, _ = _scene(RenderOptions(seed=seed + i, hard=True), cache)
         error, took, _ = _locate_one(scene.image, scene.corners)
         seconds.append(took)
         if error is not None:
@@ -176,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-synthetic", action="store_true")
     parser.add_argument("--no-augmented", action="store_true",
                         help="skip the transformed real photos (vision.augment)")
+    parser.add_argument("--cache", type=Path, default=os.environ.get("BGBRIDGE_FRAME_CACHE"),
+                        help="folder of drawn synthetic frames, shared with vision.evaluate "
+                             "(default $BGBRIDGE_FRAME_CACHE; none: draw every frame)")
     args = parser.parse_args(argv)
 
     def line(title: str, s: dict[str, Any]) -> str:
@@ -185,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                 + (f"  {s['ms_median']:.0f} ms CPU/frame median" if "ms_median" in s else ""))
 
     if not args.no_synthetic and args.frames > 0:
-        s = locate_synthetic(args.frames, args.seed)
+        s = locate_synthetic(args.frames, args.seed, Path(args.cache) if args.cache else None)
         print(line(f"locate, synthetic hard ({args.frames} frames, seed {args.seed})", s)
               + f", max {s['ms_max']:.0f} ms")
         print("  worst:", ", ".join(f"seed {k} {100 * e:.1f}%" for e, k in s["worst"]))
