@@ -151,6 +151,30 @@ LONE_EDGE_REACH = 1.2
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
 FACING_TOUCH = 2.6
+#: A small die (or another small object) lying on an empty point's base changes the colour of
+#: the base's middle, so the base's ring passes for a lone checker of a colour of its own.
+#: Within :data:`DIE_ON_PAINT_REACH` radii of a lone checker's centre, a checker shows one
+#: face: all of it the point's paint, or all of it a colour of its own (shading and a logo
+#: aside).  A base with a die shows paint (within :data:`OFF_PAINT` of it, weighted Lab, per
+#: pixel) over at least :data:`DIE_PAINT_SHARE` of that disc, the rest mostly one blob the
+#: size of a die's face, at least :data:`DIE_LEAST` radii square and spanning at most
+#: :data:`DIE_SPAN` radii (a checker's own colour spans the whole disc, 1.6 radii), with a
+#: die's sharp detail inside (pips on a face, its edges): a median absolute Laplacian of
+#: lightness (8-bit Lab, 3x3) of at least :data:`DIE_SHARP`.  A highlight, a shadow or a
+#: printed ring on a checker of its point's paint is smoother (patches that large on lone
+#: checkers' faces, real photos: 2 to 11; synthetic hard seeds 0-399: 3 to 19, and 16.5 on
+#: seed 1053's printed rings; the dice on real bases: 60 and 97); a speck of noise or glare
+#: may be as sharp, but is smaller.  Measured on two real dice only: a die whose face is
+#: large and flat (a bigger die, a sharper camera) is not told, and the reading is kept as
+#: it was; so is one a blurred photo softens.
+DIE_ON_PAINT_REACH = 0.8
+OFF_PAINT = 2 * SAME_PAINT
+DIE_PAINT_SHARE = 0.4
+DIE_LEAST = 0.5
+DIE_SPAN = 1.3
+DIE_SHARP = 35.0
+# The squares of calibration.colours.weighted's per-channel weights, as a cv2.transform matrix.
+_SQUARED_WEIGHTS = np.square(weighted(np.ones((1, 3), np.float32)))
 #: A stack of at least :data:`RECOUNT_LEAST` checkers is counted again from the rhythm of its
 #: rims when that rhythm is clear (autocorrelation at least :data:`PERIOD_CLEAR`) and its
 #: span is within :data:`PERIOD_WHOLE` of a whole number of steps.
@@ -1720,6 +1744,102 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
             chains[row, column] = (verdict, rival)
     for key in _paint_lone(scorer, candidates, clear, centres, radius):
         chains[key] = ([], chains[key][1])
+    for key in _dice_on_paint(scorer, candidates, chains, centres, radius):
+        chains[key] = ([], chains[key][1])
+
+
+def _dice_on_paint(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                   radius: float) -> list[tuple[str, int]]:
+    """The points read with a lone checker that are empty bases with a small die on them
+    (:func:`_die_on_paint`), the point's paint taken as in :func:`_lone_verdict`: the median of
+    the empty points of the same paint in its row, at the checker's distance from the edge."""
+    readings = []  # (point, x, y, siblings)
+    for (row, column), (chain, _) in chains.items():
+        if len(chain) != 1:
+            continue
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and not chains[row, c][0]]
+        if siblings:
+            cand = candidates[row, column]
+            readings.append(((row, column), float(cand.px[chain[0]]), float(cand.py[chain[0]]),
+                             siblings))
+    if not readings:
+        return []
+    # (All the paint in one look-up; plain Python over a handful of colours.)
+    xs = [centres[key] for _, _, _, siblings in readings for key in siblings]
+    ys = [y for _, _, y, siblings in readings for _ in siblings]
+    paint_all = scorer.colour_at(np.array(xs, np.float32), np.array(ys, np.float32)).tolist()
+    dice, start = [], 0
+    for point, x, y, siblings in readings:
+        paint = [statistics.median(channel)
+                 for channel in zip(*paint_all[start:start + len(siblings)])]
+        start += len(siblings)
+        if _die_on_paint(scorer.lab, x, y, paint, radius):
+            dice.append(point)
+    return dice
+
+
+def _die_on_paint(lab: np.ndarray, x: float, y: float, paint: list[float], radius: float
+                  ) -> bool:
+    """Whether a lone checker read at (``x``, ``y``) on a Lab image (float32) is an empty
+    base of the Lab colour ``paint`` with a small die on it (see :data:`DIE_ON_PAINT_REACH`):
+    its middle mostly that paint, with one blob of something else the size of a die's face
+    and a die's sharp detail.
+
+    >>> def looks(field):
+    ...     lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ...     return _die_on_paint(lab, 30.0, 30.0, lab[5, 5].tolist(), 11.0)
+    >>> field = np.full((60, 60, 3), (40, 40, 150), np.uint8)  # red paint
+    >>> _ = cv2.rectangle(field, (30, 26), (37, 33), (20, 20, 20), -1)  # a small black die
+    >>> for pip in ((32, 28), (35, 31)):
+    ...     _ = cv2.circle(field, pip, 1, (250, 250, 250), -1)
+    >>> looks(field)
+    True
+    >>> _ = cv2.circle(field, (30, 30), 11, (200, 200, 200), -1)  # a white checker instead
+    >>> looks(field)
+    False
+    >>> field[:] = (40, 40, 150)  # a checker of the paint with a smooth highlight
+    >>> _ = cv2.circle(field, (33, 27), 4, (120, 130, 220), -1)
+    >>> looks(cv2.GaussianBlur(field, (0, 0), 2.0))
+    False
+    """
+    reach = DIE_ON_PAINT_REACH * radius
+    k = int(math.ceil(reach))
+    xi, yi = int(round(x)), int(round(y))
+    if xi - k < 0 or yi - k < 0 or xi + k >= lab.shape[1] or yi + k >= lab.shape[0]:
+        return False
+    patch = lab[yi - k:yi + k + 1, xi - k:xi + k + 1]
+    # Squared weighted (calibration.colours.weighted) distance to the paint, per pixel.
+    diff = patch - np.array(paint, np.float32)
+    distance2 = cv2.transform(cv2.multiply(diff, diff), _SQUARED_WEIGHTS)
+    inside = _disc_mask(k, reach)
+    off = (distance2 >= OFF_PAINT * OFF_PAINT) & inside
+    off_count, inside_count = int(np.count_nonzero(off)), int(np.count_nonzero(inside))
+    least = (DIE_LEAST * radius) ** 2
+    if off_count < least or inside_count - off_count < DIE_PAINT_SHARE * inside_count:
+        return False
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(off.view(np.uint8), connectivity=8)
+    blob = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[blob, cv2.CC_STAT_AREA] < least:
+        return False
+    if max(stats[blob, cv2.CC_STAT_WIDTH], stats[blob, cv2.CC_STAT_HEIGHT]) > DIE_SPAN * radius:
+        return False
+    sharp = np.abs(cv2.Laplacian(np.ascontiguousarray(patch[:, :, 0]), cv2.CV_32F))
+    return bool(np.median(sharp[labels == blob]) >= DIE_SHARP)
+
+
+@functools.lru_cache(maxsize=8)
+def _disc_mask(half: int, reach: float) -> np.ndarray:
+    """Which pixels of a square ``2 * half + 1`` wide lie within ``reach`` of its middle
+    (made once per radius; read only).
+
+    >>> _disc_mask(1, 1.0).astype(int).tolist()
+    [[0, 1, 0], [1, 1, 1], [0, 1, 0]]
+    """
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
+    mask = xx * xx + yy * yy <= reach * reach
+    mask.flags.writeable = False
+    return mask
 
 
 def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tuple[str, int]],
