@@ -671,7 +671,45 @@ def _path_is_face(field_: PipField, frame: np.ndarray, a: Pip, b: Pip) -> bool:
         ref = 0.5 * (a.face_bgr + b.face_bgr)
         far = np.linalg.norm(colours - ref[None], axis=1) > max(40.0, 0.6 * abs(face - pip))
         bad |= far
-    return int(bad.sum()) <= max(0, len(g) // 12)
+    allowed = max(0, len(g) // 12)
+    if int(bad.sum()) <= allowed:
+        return True
+    return _far_centre_pip(t[free], g, bad, length, 0.5 * (a.radius + b.radius), face, pip, allowed)
+
+
+def _far_centre_pip(t: np.ndarray, grey: np.ndarray, bad: np.ndarray, length: float, radius: float,
+                    face: float, pip: float, allowed: int = 0) -> bool:
+    """Are the marks on a path between two pips only the far face's pip seen through a translucent die?
+
+    Through a translucent die the faces underneath show, mirrored: the centre pip of the five
+    under a two lies midway on the two's diagonal (and the one under a six between its columns).
+    That mark is one compact spot of the pips' own kind (lighter than the face for light pips),
+    fainter than the pips, no longer than a pip's diameter, centred within a pip radius of the
+    path's midpoint, and at least two thirds of the path are of the face's colour (on pure noise the
+    few samples between two specks are all off).  ``t`` are the samples' places along the path (0
+    to 1), ``bad`` those off the face's colour; beside that spot at most ``allowed`` may be off.
+
+    >>> t = np.linspace(0.05, 0.95, 19)
+    >>> grey = np.where(np.abs(t - 0.5) < 0.06, 120.0, 60.0)      # a faint light spot midway
+    >>> _far_centre_pip(t, grey, grey > 90, 30.0, 2.5, 60.0, 200.0)
+    True
+    >>> _far_centre_pip(t, grey, grey > 90, 30.0, 2.5, 60.0, 110.0)   # as light as the pips: a pip
+    False
+    >>> shifted = np.where(np.abs(t - 0.3) < 0.06, 120.0, 60.0)   # off the midpoint
+    >>> _far_centre_pip(t, shifted, shifted > 90, 30.0, 2.5, 60.0, 200.0)
+    False
+    """
+    marks = np.flatnonzero(bad)
+    if len(marks) == 0:
+        return True
+    near_middle = np.abs(t - 0.5) * length <= radius
+    spot = marks[near_middle[marks]]
+    if len(marks) - len(spot) > allowed or len(spot) == 0 or 3 * len(spot) > len(t):
+        return False        # marks elsewhere, or too few face-coloured samples to tell a spot
+    if spot[-1] - spot[0] + 1 != len(spot) or (t[spot[-1]] - t[spot[0]]) * length > 2.0 * radius:
+        return False        # broken, or longer than a pip: not one spot
+    toward_pip = (grey[spot] - face) * math.copysign(1.0, pip - face)
+    return bool(toward_pip.min() > 0 and toward_pip.max() < 0.8 * abs(pip - face))
 
 
 def _pairs(field_: PipField, frame: np.ndarray, settings: ReaderSettings) -> list[tuple[int, int, float]]:
