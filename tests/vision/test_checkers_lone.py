@@ -134,6 +134,11 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (798, "top", 9, 0),  # glare across a walnut board's black base
     (816, "top", 9, 0),  # glare across a claret base
     (9, "bottom", 0, 1),  # a red checker on a red point, its rim shaded across
+    # a faint rim of the point's own paint (_paint_rim_lone)
+    (680, "bottom", 4, 1),  # a red checker on a red point, its far arc faint
+    (1360, "bottom", 7, 1),  # a black checker on a black point, short of the threshold
+    (867, "top", 3, 0),  # a shadow's soft edge across an olive base
+    (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
 ])
 def test_hard_renders_lone_decisions(seed, row, column, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True))

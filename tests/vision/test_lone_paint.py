@@ -17,10 +17,8 @@ import pytest
 from calibration.geometry import BoardGeometry
 from vision.checkers import (
     LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_rim_line,
-    _far_step, _paint_rim_lone, find_checkers,
+    _far_step, _paint_rim_lone,
 )
-from vision.reader import rectify
-from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
 
 GEOMETRY = BoardGeometry.default(aspect=0.9)
@@ -133,18 +131,3 @@ def test_a_point_read_empty_takes_a_lone_checker_of_its_paint_by_its_far_rim(kin
     assert _paint_rim_lone(scorer, _candidate(scorer, full), False, 2.0 * RADIUS,
                            [("bottom", 0), ("bottom", 4)], centres, RADIUS, GEOMETRY.height,
                            0.4) is None
-
-
-@pytest.mark.parametrize("seed, row, column, count", [
-    (680, "bottom", 4, 1),  # a red checker on a red point, its far arc faint
-    (1360, "bottom", 7, 1),  # a black checker on a black point, short of the threshold
-    (867, "top", 3, 0),  # a shadow's soft edge across an olive base
-    (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
-])
-def test_hard_renders_lone_checkers_of_their_points_paint(seed, row, column, count):
-    scene = render_board(None, RenderOptions(seed=seed, hard=True))
-    truth = getattr(scene.truth, row)[column]
-    assert (truth.count if truth else 0) == count
-    rect = rectify(scene.image, scene.corners)
-    found = find_checkers(rect.field, rect.geometry)
-    assert found.row(row)[column].count == count

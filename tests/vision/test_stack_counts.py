@@ -12,9 +12,7 @@ whole rim now has the longer models from its base to a whole-rimmed end fitted s
 """
 from __future__ import annotations
 
-import cv2
-import numpy as np
-from checker_frames import assert_hard_frame_counts_read
+from checker_frames import assert_hard_frame_counts_read, drawn_column
 
 from vision import checkers
 from vision.rings import RingScorer
@@ -27,21 +25,9 @@ def _column(offsets_r: list[float], step_r: float = 1.4, fill=LIGHT
             ) -> tuple[RingScorer, checkers._Candidates]:
     """Discs drawn ``fill`` with a grey outline on a dark field, overlapped ``step_r`` radii
     apart from the top edge, each later one over the one before and ``offsets_r`` radii beside
-    the column; every centre on the column is a candidate, as the ring map proposes."""
-    image = np.full((int(RADIUS * 20), 80, 3), FIELD, np.uint8)
-    x = 40
+    the column."""
     centres_r = [1 + step_r * k for k in range(len(offsets_r))]
-    for y, dx in zip(centres_r, offsets_r):
-        centre = (int(round(x + dx * RADIUS)), int(round(y * RADIUS)))
-        cv2.circle(image, centre, int(RADIUS), fill, -1)
-        cv2.circle(image, centre, int(RADIUS), OUTLINE, 1)
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(centres_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, x, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
-    return scorer, cand
+    return drawn_column(centres_r, RADIUS, 20, 80, FIELD, fill, OUTLINE, offsets_r=offsets_r)
 
 
 def _fit(scorer: RingScorer, cand: checkers._Candidates) -> list[int] | None:
