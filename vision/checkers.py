@@ -2153,11 +2153,10 @@ def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up
     >>> _far_circle_step(paint, 40, 40, 12.0, True) < 2
     True
     """
-    sampled = _far_samples(lab, x, y, radius, edge_up)
-    if sampled is None:
+    averaged = _far_mean_samples(lab, x, y, radius, edge_up)
+    if averaged is None:
         return 0.0
-    samples, rho, step = sampled
-    mean = samples.mean(axis=0)
+    mean, rho, step = averaged
     change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
     mid = rho[:-1] + step / 2
     band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
@@ -2188,11 +2187,11 @@ def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge
     >>> _far_rim_line(ramp, 40, 40, 12.0, True) < 0
     True
     """
-    sampled = _far_samples(lightness, x, y, radius, edge_up)
-    if sampled is None:
+    averaged = _far_mean_samples(lightness, x, y, radius, edge_up)
+    if averaged is None:
         return 0.0
-    samples, rho, _ = sampled
-    mean = samples.mean(axis=0)[:, 0]
+    mean, rho, _ = averaged
+    mean = mean[:, 0]
     inside = float(mean[(rho >= 0.5 * radius) & (rho <= 0.7 * radius)].mean())
     outside = float(mean[(rho >= 1.3 * radius) & (rho <= 1.5 * radius)].mean())
     band = mean[(rho >= 0.8 * radius) & (rho <= 1.2 * radius)]
@@ -2234,6 +2233,17 @@ def _far_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bo
     map_y = (y - y0 + np.sin(angles)[:, None] * rho).astype(np.float32)
     samples = cv2.remap(patch, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return samples.reshape(len(angles), len(rho), -1), rho, step
+
+
+def _far_mean_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                      ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """:func:`_far_samples` averaged over the directions (distance by channel), with the
+    distances and their spacing; None where the image holds too little around the place."""
+    sampled = _far_samples(lab, x, y, radius, edge_up)
+    if sampled is None:
+        return None
+    samples, rho, step = sampled
+    return samples.mean(axis=0), rho, step
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
