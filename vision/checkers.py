@@ -148,6 +148,19 @@ LONE_RIM_LINE = 2.0
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
 LONE_EDGE_REACH = 1.2
+#: A small stack (:data:`PAINT_END_MOST` checkers or fewer) may end with a checker whose rim is
+#: faint: one of its point's own paint, or one lying on paint of its colour.  The candidate one
+#: stack step beyond its last checker (:data:`PAINT_END_STEPS` radii, a touching neighbour to
+#: a full diameter and its slack), of that checker's colour (closer than :data:`SAME_PAINT`),
+#: is taken as the stack's next checker when its far arc, the one toward the point's tip, shows
+#: a rim in lightness (:func:`_paint_stack_ends`): a step in each direction
+#: (:func:`_far_step`) and at one distance about the middle of the arc
+#: (:func:`_far_axis_circle_step`), both at least :data:`LONE_RIM_STEP`.  A checker a stack
+#: step beyond a stack's end lies where the triangle has narrowed: its sides cross the ring
+#: just outside the band of the arc's outer directions, so only the directions near the axis,
+#: whose rays stay on the paint, are averaged.
+PAINT_END_MOST = 4
+PAINT_END_STEPS = (1.4, 2.45)
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
 FACING_TOUCH = 2.6
@@ -790,6 +803,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
+    _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -1972,6 +1986,67 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     return None
 
 
+def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                      threshold: float, limit: float, first_min: float, height: int) -> None:
+    """Small stacks whose last checker has a faint rim, read one short, take it (see
+    :data:`PAINT_END_MOST`).
+
+    Two cases, each a stack's next checker one stack step beyond its last (or beyond the best
+    candidate near the edge of a point read empty), of that checker's colour, clear of the
+    facing stack, whose far arc shows a rim in lightness (:func:`_far_step` and
+    :func:`_far_axis_circle_step`, at least :data:`LONE_RIM_STEP`):
+
+    - a pair of its point's own paint: the first checker's far arc is short of
+      :data:`LONE_FAR_ARC` while its middle has the colour found one diameter further (where
+      the second lies; :class:`_Candidates` ``far_arc``), so it was read alone or, when its
+      rim is whole (:data:`COVERAGE_THRESHOLD`), not at all.  The second shows its rim but on
+      its near arc, hidden by the first's (``no_near`` at least :data:`MEMBER_FLOOR`).
+    - a stack's last checker on paint of its colour, its rim just short of
+      :data:`COVERAGE_THRESHOLD` (at least :data:`LONE_MOST_RIM`): its far arc must also show
+      the rim as a line beyond the lightness of both its sides (:func:`_far_rim_line`, at least
+      :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp.
+    """
+    # (Few points qualify: plain Python until one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    most_rim, reach = _f32(LONE_MOST_RIM), FIRST_MAX * radius
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if len(chain) > PAINT_END_MOST:
+            continue
+        ys, full = cand.ys.tolist(), cand.full.tolist()
+        if chain:
+            last = chain[-1]
+        else:
+            near = [j for j, y in enumerate(ys)
+                    if first_min * radius <= y <= reach and full[j] >= _f32(threshold)]
+            if not near:
+                continue
+            last = max(near, key=lambda j: full[j])
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        pair = len(chain) <= 1 and float(cand.far_arc[last]) < _f32(LONE_FAR_ARC)
+        if not chain and not pair:
+            continue
+        edge_up, lightness = row == "top", scorer.lab[:, :, 0]
+        beyond = [k for k, y in enumerate(ys)
+                  if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                  and y < facing - FACING_TOUCH * radius]
+        for k in sorted(beyond, key=lambda k: -full[k]):
+            paired = pair and float(cand.no_near[k]) >= _f32(MEMBER_FLOOR)
+            faint_end = bool(chain) and most_rim <= full[k] < _f32(threshold)
+            if not (paired or faint_end) or cand.distances[last][k] >= SAME_PAINT:
+                continue
+            x, y = float(cand.px[k]), float(cand.py[k])
+            if (_far_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP
+                    or _far_axis_circle_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP):
+                continue
+            if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
+                chains[row, column] = ((chain or [last]) + [k], rival)
+                break
+
+
 def _without_dice(scorer: RingScorer, candidates: dict, chains: dict, radius: float) -> None:
     """Drop each point's far-end checker that is a die rather than a checker (:func:`_die_like`,
     all such ends in one look).
@@ -2166,6 +2241,38 @@ def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up
     if rim <= outside:
         return 0.0  # a change running on past the band (a shadow's edge), not a rim
     return rim - min(inside, outside)
+
+
+def _far_axis_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                          ) -> float:
+    """:func:`_far_circle_step` over the three directions of the far arc nearest the axis
+    (within 9 degrees of it): how far the averaged colour's largest change between 0.8 and 1.2
+    radii from (``x``, ``y``) stands above its own change just inside or just outside that
+    band, whichever is smaller (Lab units per pixel).
+
+    Near a triangle's tip its sides cross the outer directions of the arc; these stay on the
+    paint.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (110, 110, 110), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> _far_axis_circle_step(lab, 40, 40, 12.0, True) > 2
+    True
+    >>> _far_axis_circle_step(np.full_like(lab, 120), 40, 40, 12.0, True) < 1
+    True
+    """
+    sampled = _far_samples(lab, x, y, radius, edge_up)
+    if sampled is None:
+        return 0.0
+    samples, rho, step = sampled
+    middle = len(samples) // 2
+    mean = samples[middle - 1:middle + 2].mean(axis=0)
+    change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
+    mid = rho[:-1] + step / 2
+    rim = float(change[(mid >= 0.8 * radius) & (mid <= 1.2 * radius)].max())
+    return rim - min(float(np.median(change[mid <= 0.7 * radius])),
+                     float(np.median(change[mid >= 1.3 * radius])))
 
 
 def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool
