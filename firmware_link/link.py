@@ -447,7 +447,7 @@ class Unit:
             timeout = HELLO_RETRY if self._inflight is self._hello else self.reply_timeout
             deadlines.append(self._inflight.sent_at + timeout)
         elif self._phase == "ready":
-            if self._priority or self._queue:
+            if self._parked or self._priority or self._queue:
                 return 0
             deadlines.append(self._last_sent + HOST_PING_MS / 1000)
         elif self._phase == "hello":
@@ -512,7 +512,9 @@ class Unit:
             self._next_open = time.monotonic() + self.reconnect_interval
 
     def _park(self) -> None:
-        """The request in flight waits (keeping its sequence number) until after the next hello."""
+        """The request in flight waits (keeping its sequence number) until after the next hello;
+        then it is the first request sent (:meth:`_due_output`), so the device, which remembers
+        only its last request, recognises it as a repeat if it acted on it already."""
         if self._inflight is not None and self._inflight is not self._hello:
             self._parked = self._inflight
         self._inflight = None
@@ -568,6 +570,12 @@ class Unit:
             return self._send(self._hello, now)
         if self._phase != "ready":
             return b""
+        if self._parked is not None:
+            # a request sent before the reconnect or silence goes first, with its own number:
+            # anything new (an ack queued meanwhile) would take a new number, the device would
+            # forget the parked one (it remembers only the last) and act on it a second time
+            req, self._parked = self._parked, None
+            return self._send(req, now)
         if self._priority:
             return self._send(self._priority.popleft(), now)
         if self._queue:
@@ -638,11 +646,9 @@ class Unit:
         self._next_hello_at = time.monotonic() + 1.0
 
     def _push_state(self) -> None:
-        """The whole display state goes out before anything else queued (lock held)."""
+        """The whole display state goes out before anything else queued (lock held); a parked
+        request still goes before it (:meth:`_due_output`)."""
         pushes = [_Request(words) for words in self._desired.commands()]
-        if self._parked is not None:
-            pushes.insert(0, self._parked)
-            self._parked = None
         # acks stay first: they are cheap and let the device send its next event
         acks = [r for r in self._priority if r.words[0] == "ack"]
         rest = [r for r in self._priority if r.words[0] != "ack"]
@@ -692,9 +698,6 @@ def _adopt(unit: Unit) -> Future:
                     unit._desired = DisplayState.from_words(f.result().words[1:])
                 except ValueError as exc:
                     log.warning("cannot adopt the unit's state: %s", exc)
-            if unit._parked is not None:
-                unit._priority.appendleft(unit._parked)
-                unit._parked = None
         unit._ready.set()
 
     fut.add_done_callback(done)

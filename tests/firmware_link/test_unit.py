@@ -115,3 +115,103 @@ def test_commands_for_the_same_field_merge_while_waiting():
             assert sent[-1] == ("bright", "100") and len(sent) <= 3
     finally:
         device.close()
+
+
+class RememberingDevice:
+    """A TCP 'unit' with the device's one-request memory (a request with the last sequence
+    number is answered again, not acted on) that counts what it acted on.  ``mute`` drops its
+    replies (the reply is lost on the line); ``event_before_hello`` makes it send that event on a
+    new connection before it answers the first ``hello``.  ``cut()`` drops the host's connection
+    (a pulled cable); the host may connect again."""
+
+    def __init__(self) -> None:
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(1)
+        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        self.requests: list[tuple[int, tuple[str, ...]]] = []
+        self.acted: list[tuple[int, tuple[str, ...]]] = []
+        self.last_seq: int | None = None
+        self.last_reply = b""
+        self.mute = False
+        self.event_before_hello: str | None = None
+        self.conn: socket.socket | None = None
+        self.connections = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            self.conn = conn
+            self.connections += 1
+            greeted = False
+            decoder = FrameDecoder(kinds="!")
+            while True:
+                try:
+                    data = conn.recv(4096)
+                except OSError:
+                    break
+                if not data:
+                    break
+                for frame in decoder.feed(data):
+                    self.requests.append((frame.seq, frame.words))
+                    if frame.words[0] == "hello":
+                        if not greeted and self.event_before_hello:
+                            conn.sendall(encode(self.event_before_hello))
+                            time.sleep(0.05)  # the host handles the event before the reply
+                        greeted = True
+                        out = encode(f"={frame.seq:02X} ok bgled 1 1.0 7")
+                    elif frame.seq == self.last_seq:
+                        out = self.last_reply  # a repeat: answered again, not acted on
+                    else:
+                        self.acted.append((frame.seq, frame.words))
+                        self.last_seq = frame.seq
+                        self.last_reply = out = encode(f"={frame.seq:02X} ok")
+                    if not self.mute:
+                        try:
+                            conn.sendall(out)
+                        except OSError:
+                            break
+
+    def cut(self) -> None:
+        if self.conn is not None:
+            self.conn.shutdown(socket.SHUT_RDWR)
+            self.conn.close()
+
+    def close(self) -> None:
+        self.cut()
+        self.server.close()
+
+
+def test_a_request_parked_by_a_reconnect_is_sent_again_before_any_new_request():
+    """The device acted on a request whose reply the cut lost; while the host greets it again,
+    an event arrives.  The parked request must go out (same sequence number, answered from the
+    device's memory) before the event's ``ack``: an ``ack`` first would take a new sequence
+    number, the device would forget the parked one and act on it a second time."""
+    device = RememberingDevice()
+    try:
+        with Unit(device.url, reply_timeout=0.05, reconnect_interval=0.05) as unit:
+            assert unit.wait_ready(5)
+            unit.set_cube(2, 1).result(5)
+            time.sleep(0.3)  # let the state push finish
+            device.mute = True  # the reply to the next request is lost
+            fut = unit.set_dice(3, 4)
+            deadline = time.monotonic() + 2
+            while not any(words == ("dice", "3", "4") for _, words in device.acted):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            device.event_before_hello = "^05 btn take"
+            device.cut()
+            device.mute = False
+            assert fut.result(5)
+            assert unit.events.get(timeout=2).button == "take"
+            unit.request("ping").result(5)
+            seqs = [seq for seq, _ in device.acted]
+            assert len(seqs) == len(set(seqs)), device.requests[-12:]  # none acted on twice
+            assert len(device.acted) == unit.stats.replies
+            assert device.connections == 2
+    finally:
+        device.close()
