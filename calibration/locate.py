@@ -122,6 +122,10 @@ CLEAR_RHYTHM = 0.5
 #: 5/3 the change of the middles; true fields found show 0.55 and more, half a field or one
 #: half a point off about 0 or less).
 MIN_RHYTHM = 0.25
+#: Where the bar shows clear edges, the bar the points' rhythm puts (six equal points from each
+#: end, :func:`points_rhythm`) lies on them within this share of a point (true fields found:
+#: up to 0.33; a field with both ends on the frame's outer rim: 0.65).
+MAX_BAR_ASTRAY = 0.5
 #: Fields looked for inside outlines (:func:`inner_fields`): in this many of the best outlines,
 #: straightened this wide; each end within this share of the outline's width of its side, the
 #: bar this share of the field's width; this many fields per outline.
@@ -772,14 +776,29 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     # Six equal points from each short side to the bar, whatever vouched for the field: half
     # a field (a column of checkers taken for the bar) has three to each half-row.
     key = ("rhythm", np.asarray(checked, np.float64).tobytes())
-    rhythm = memo.get(key) if memo is not None else None
-    if rhythm is None:
+    found = memo.get(key) if memo is not None else None
+    if found is None:
         geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
                                      SCORE_WIDTH)
-        rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
+        field = warp(small, checked, geometry)
+        rhythm, rhythm_left, rhythm_right = points_rhythm(field, geometry)
+        edges, bar = bar_evidence(field, geometry)
+        # How far the bar the points' rhythm puts is from the bar's own edges, in points.
+        pitch = max(rhythm_left, 1.0) / 6.0
+        astray = max(abs(rhythm_left - edges.bar_left), abs(rhythm_right - edges.bar_right)) \
+            / pitch
+        found = (rhythm, astray, bar)
         if memo is not None:
-            memo[key] = rhythm
-    return ["rhythm"] if rhythm < MIN_RHYTHM else []
+            memo[key] = found
+    rhythm, astray, bar = found
+    if rhythm < MIN_RHYTHM:
+        return ["rhythm"]
+    # Where the bar shows clear edges of its own, the six equal points from each end reach
+    # them: a field whose ends lie on the frame's outer rim (a frame's width too long at each
+    # end) still shows a rhythm, but only with a bar wider than the bar's edges by a point.
+    if not by_points and bar >= BAR_EVIDENCE and astray > MAX_BAR_ASTRAY:
+        return ["bar"]
+    return []
 
 
 def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]
