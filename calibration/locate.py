@@ -374,6 +374,22 @@ def points_rhythm(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, fl
 
 
 
+def rhythm_and_bar(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, float, float]:
+    """The points' rhythm on a canonical field (:func:`points_rhythm`), how far (in points) the
+    bar it puts lies from the bar's own edges (:func:`calibration.geometry.bar_evidence`), and
+    the bar's edge evidence: ``(rhythm, astray, bar)``.
+
+    On a true field six equal points from each end reach the bar's edges; a field whose ends
+    lie a frame's width beyond the field's (on the outer rim) still shows a rhythm, but with
+    its points longer and its bar wider than the bar's edges, by most of a point each side.
+    """
+    rhythm, rhythm_left, rhythm_right = points_rhythm(field, geometry)
+    edges, bar = bar_evidence(field, geometry)
+    pitch = max(rhythm_left, 1.0) / 6.0
+    astray = max(abs(rhythm_left - edges.bar_left), abs(rhythm_right - edges.bar_right)) / pitch
+    return rhythm, astray, bar
+
+
 def _quarter_table(profile: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
     """Evidence (outer ends x inner ends) that six equal points stand between each outer end
     of a quarter and each inner end (the bar's edge) on a row's column-change ``profile``:
@@ -780,14 +796,7 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     if found is None:
         geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
                                      SCORE_WIDTH)
-        field = warp(small, checked, geometry)
-        rhythm, rhythm_left, rhythm_right = points_rhythm(field, geometry)
-        edges, bar = bar_evidence(field, geometry)
-        # How far the bar the points' rhythm puts is from the bar's own edges, in points.
-        pitch = max(rhythm_left, 1.0) / 6.0
-        astray = max(abs(rhythm_left - edges.bar_left), abs(rhythm_right - edges.bar_right)) \
-            / pitch
-        found = (rhythm, astray, bar)
+        found = rhythm_and_bar(warp(small, checked, geometry), geometry)
         if memo is not None:
             memo[key] = found
     rhythm, astray, bar = found
