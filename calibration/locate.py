@@ -45,7 +45,8 @@ side no more of the points' pattern (a side slanting across a quarter's points' 
 along its checkers, has the bases beyond it, their change along the row following the one
 inside); and whatever vouched for the field, its points stand in their rhythm, six equal points
 from each short side to the bar (half a field, with a column of checkers for its bar, does
-not).  The latest refinement step whose field still looks like a board and passes this is
+not), and where the bar shows clear edges, those six points reach them (a field with its ends
+on the frame's outer rim fits six longer points to a bar wider than the bar's edges).  The latest refinement step whose field still looks like a board and passes this is
 taken; when only the short sides of the last step fail (the comb misled at one end by checkers
 covering the end points), the clear straight edges within a quarter of a point of them are
 tried; if none passes, the next best outlines are tried, and then :class:`LocateError` says
@@ -762,7 +763,9 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
     ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
     ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
-    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`); empty when it checks out."""
+    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`) or, judged by a clear bar,
+    ``"bar"`` (the rhythm's bar off the bar's own edges by more than :data:`MAX_BAR_ASTRAY` of a
+    point, :func:`rhythm_and_bar`); empty when it checks out."""
     try:
         checked = check_corners(corners)
     except GeometryError:
