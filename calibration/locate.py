@@ -45,7 +45,8 @@ side no more of the points' pattern (a side slanting across a quarter's points' 
 along its checkers, has the bases beyond it, their change along the row following the one
 inside); and whatever vouched for the field, its points stand in their rhythm, six equal points
 from each short side to the bar (half a field, with a column of checkers for its bar, does
-not).  The latest refinement step whose field still looks like a board and passes this is
+not), and where the bar shows clear edges, those six points reach them (a field with its ends
+on the frame's outer rim fits six longer points to a bar wider than the bar's edges).  The latest refinement step whose field still looks like a board and passes this is
 taken; when only the short sides of the last step fail (the comb misled at one end by checkers
 covering the end points), the clear straight edges within a quarter of a point of them are
 tried; if none passes, the next best outlines are tried, and then :class:`LocateError` says
@@ -122,6 +123,10 @@ CLEAR_RHYTHM = 0.5
 #: 5/3 the change of the middles; true fields found show 0.55 and more, half a field or one
 #: half a point off about 0 or less).
 MIN_RHYTHM = 0.25
+#: Where the bar shows clear edges, the bar the points' rhythm puts (six equal points from each
+#: end, :func:`points_rhythm`) lies on them within this share of a point (true fields found:
+#: up to 0.33; a field with both ends on the frame's outer rim: 0.65).
+MAX_BAR_ASTRAY = 0.5
 #: Fields looked for inside outlines (:func:`inner_fields`): in this many of the best outlines,
 #: straightened this wide; each end within this share of the outline's width of its side, the
 #: bar this share of the field's width; this many fields per outline.
@@ -368,6 +373,22 @@ def points_rhythm(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, fl
     i, j = np.unravel_index(int(np.argmax(second_weakest)), second_weakest.shape)
     return float(second_weakest[i, j]), float(inner_left[i]) + 0.5, float(inner_right[j]) + 0.5
 
+
+
+def rhythm_and_bar(field: np.ndarray, geometry: BoardGeometry) -> tuple[float, float, float]:
+    """The points' rhythm on a canonical field (:func:`points_rhythm`), how far (in points) the
+    bar it puts lies from the bar's own edges (:func:`calibration.geometry.bar_evidence`), and
+    the bar's edge evidence: ``(rhythm, astray, bar)``.
+
+    On a true field six equal points from each end reach the bar's edges; a field whose ends
+    lie a frame's width beyond the field's (on the outer rim) still shows a rhythm, but with
+    its points longer and its bar wider than the bar's edges, by most of a point each side.
+    """
+    rhythm, rhythm_left, rhythm_right = points_rhythm(field, geometry)
+    edges, bar = bar_evidence(field, geometry)
+    pitch = max(rhythm_left, 1.0) / 6.0
+    astray = max(abs(rhythm_left - edges.bar_left), abs(rhythm_right - edges.bar_right)) / pitch
+    return rhythm, astray, bar
 
 
 def _quarter_table(profile: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
@@ -742,7 +763,9 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
     ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
     ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
-    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`); empty when it checks out."""
+    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`) or, judged by a clear bar,
+    ``"bar"`` (the rhythm's bar off the bar's own edges by more than :data:`MAX_BAR_ASTRAY` of a
+    point, :func:`rhythm_and_bar`); empty when it checks out."""
     try:
         checked = check_corners(corners)
     except GeometryError:
@@ -772,14 +795,22 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     # Six equal points from each short side to the bar, whatever vouched for the field: half
     # a field (a column of checkers taken for the bar) has three to each half-row.
     key = ("rhythm", np.asarray(checked, np.float64).tobytes())
-    rhythm = memo.get(key) if memo is not None else None
-    if rhythm is None:
+    found = memo.get(key) if memo is not None else None
+    if found is None:
         geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
                                      SCORE_WIDTH)
-        rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
+        found = rhythm_and_bar(warp(small, checked, geometry), geometry)
         if memo is not None:
-            memo[key] = rhythm
-    return ["rhythm"] if rhythm < MIN_RHYTHM else []
+            memo[key] = found
+    rhythm, astray, bar = found
+    if rhythm < MIN_RHYTHM:
+        return ["rhythm"]
+    # Where the bar shows clear edges of its own, the six equal points from each end reach
+    # them: a field whose ends lie on the frame's outer rim (a frame's width too long at each
+    # end) still shows a rhythm, but only with a bar wider than the bar's edges by a point.
+    if not by_points and bar >= BAR_EVIDENCE and astray > MAX_BAR_ASTRAY:
+        return ["bar"]
+    return []
 
 
 def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]

@@ -112,8 +112,9 @@ def test_wrong_fields_are_refused_or_put_right():
     for it, a long side put on a row of checkers, an arm merged with the table's outline) give
     the field to within 2% or say that they cannot find it; never a wrong field (93: a side
     skewed onto a tray, its bar then too weak to vouch for it, once passed on the points alone;
-    277: half the field, a column of checkers for its bar, passed without the points' rhythm)."""
-    for seed in (55, 93, 128, 173, 277):
+    277: half the field, a column of checkers for its bar, passed without the points' rhythm;
+    2408: both ends on the frame's outer rim, the rhythm's bar wider than the bar's edges)."""
+    for seed in (55, 93, 128, 173, 277, 2408):
         scene = render_board(None, RenderOptions(seed=seed, hard=True))
         try:
             found = locate_field(scene.image)
@@ -242,3 +243,29 @@ def test_a_short_side_astray_at_one_end_is_put_on_the_fields_edge():
         errors = [corner_error(tuple(map(tuple, r)), scene.corners) for r in repairs]
         assert errors and min(errors) < \
             corner_error(tuple(map(tuple, astray)), scene.corners) / 2, (seed, errors)
+
+
+def test_the_points_rhythm_reaches_the_bars_own_edges():
+    """On the true field the bar the points' rhythm puts lies on the bar's edges; with both
+    ends a point out onto the frame the six points are longer and that bar is wider than the
+    bar's edges by more than :data:`MAX_BAR_ASTRAY` of a point."""
+    import cv2
+
+    from calibration.geometry import field_aspect, warp
+    from calibration.locate import MAX_BAR_ASTRAY, _scoring_geometry, rhythm_and_bar
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for seed in (400, 402, 406):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True, hands=False))
+        to_frame = cv2.getPerspectiveTransform(unit, np.float32(scene.corners))
+
+        def astray(points_out: float) -> float:
+            wide = unit.copy()
+            wide[[0, 3], 0] -= points_out / 13
+            wide[[1, 2], 0] += points_out / 13
+            corners = cv2.perspectiveTransform(wide[None], to_frame)[0].astype(np.float64)
+            geometry = _scoring_geometry(field_aspect(corners, scene.image.shape[1::-1]), 320)
+            return rhythm_and_bar(warp(scene.image, corners, geometry), geometry)[1]
+
+        assert astray(0.0) < 0.7 * MAX_BAR_ASTRAY, seed
+        assert astray(1.0) > MAX_BAR_ASTRAY, seed
