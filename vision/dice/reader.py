@@ -1053,8 +1053,16 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
         return None
     if cut.any() and open_.any():
         return None  # a face cut by the border must show the rest of its outline clearly
-    if dim and not closed.all():
-        return None  # a dim pip's face must close all around it, within the frame
+    if dim:
+        if not closed.all():
+            return None  # a dim pip's face must close all around it, within the frame
+        # ... and the pip lie at its centre: opposite rays as long, within the rays' step (0.4
+        # radii) at both ends of each and a tenth of the face's width (rounded corners, blur).
+        # A light hole in a dark digit of the doubling cube sits off the middle of the strokes.
+        half_turn = len(edges) // 2
+        there, back = edges[:half_turn], edges[half_turn:]
+        if np.any(np.abs(there - back) > 0.8 + 0.1 * (there + back)):
+            return None
     found = np.sort(edges[closed])
     if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
         return None
