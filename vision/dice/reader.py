@@ -1005,6 +1005,26 @@ def _one_run(flags: np.ndarray) -> bool:
     return changes <= 2
 
 
+def _round_filled_disc(pip: Pip) -> bool:
+    """Is the pip's blob a filled disc (seen at most mildly slanted), as a painted pip is?
+
+    Filled: its pixels cover at least 0.9 of the ellipse its second moments describe (a letter's
+    strokes, an "A" or a "4", leave holes and notches: 0.78-0.85 on the real keyboard photos).
+    Round: its axis ratio at least 0.8 (a top seen up to about 37 degrees from square on), less
+    what half a pixel of rounding on each axis can take off a small blob's ratio.
+
+    >>> disc = Pip(10.0, 10.0, np.diag([4.0, 4.0]), 50, -1, 60.0)   # radius 4, 50 px of 50
+    >>> streak = Pip(10.0, 10.0, np.diag([9.0, 1.8]), 50, -1, 60.0) # axis ratio 0.45
+    >>> hollow = Pip(10.0, 10.0, np.diag([4.0, 4.0]), 40, -1, 60.0) # 40 px of 50: a ring, strokes
+    >>> _round_filled_disc(disc), _round_filled_disc(streak), _round_filled_disc(hollow)
+    (True, False, False)
+    """
+    radius = pip.radius
+    if pip.area < 0.9 * math.pi * radius ** 2:
+        return False
+    return pip.axis_ratio >= min(0.8, (radius - 0.5) / (radius + 0.5))
+
+
 def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> float | None:
     """A lone pip is a one only if a face edge closes around it at a die-like distance.
 
@@ -1012,8 +1032,13 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     """
     if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
         return None
-    if pip.polarity < 0 and pip.pip_grey < field_.typical_grey:
-        return None  # a lone light dot on a dark square (a key's glyph) needs a white pip to be a one
+    # A lone light dot on a dark square greyer than the frame's median may be a key's glyph (a
+    # letter lit from below is as white at its core as a painted pip), or a white pip on a dark
+    # die under dim light, blurred.  Then only the die's own shape tells: a painted pip is a
+    # filled disc (a glyph is strokes, and rarely round), and its face's whole outline is seen.
+    dim = pip.polarity < 0 and pip.pip_grey < field_.typical_grey
+    if dim and not _round_filled_disc(pip):
+        return None
     edges = _face_edge_distances(field_, pip, bgr)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
@@ -1028,6 +1053,16 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
         return None
     if cut.any() and open_.any():
         return None  # a face cut by the border must show the rest of its outline clearly
+    if dim:
+        if not closed.all():
+            return None  # a dim pip's face must close all around it, within the frame
+        # ... and the pip lie at its centre: opposite rays as long, within the rays' step (0.4
+        # radii) at both ends of each and a tenth of the face's width (rounded corners, blur).
+        # A light hole in a dark digit of the doubling cube sits off the middle of the strokes.
+        half_turn = len(edges) // 2
+        there, back = edges[:half_turn], edges[half_turn:]
+        if np.any(np.abs(there - back) > 0.8 + 0.1 * (there + back)):
+            return None
     found = np.sort(edges[closed])
     if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
         return None
