@@ -2231,13 +2231,7 @@ def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up
     averaged = _far_mean_samples(lab, x, y, radius, edge_up)
     if averaged is None:
         return 0.0
-    mean, rho, step = averaged
-    change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
-    mid = rho[:-1] + step / 2
-    band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
-    rim = float(change[band].max())
-    inside = float(np.median(change[mid <= 0.7 * radius]))
-    outside = float(np.median(change[mid >= 1.3 * radius]))
+    rim, inside, outside = _averaged_rim_step(*averaged, radius)
     if rim <= outside:
         return 0.0  # a change running on past the band (a shadow's edge), not a rim
     return rim - min(inside, outside)
@@ -2262,17 +2256,11 @@ def _far_axis_circle_step(lab: np.ndarray, x: float, y: float, radius: float, ed
     >>> _far_axis_circle_step(np.full_like(lab, 120), 40, 40, 12.0, True) < 1
     True
     """
-    sampled = _far_samples(lab, x, y, radius, edge_up)
-    if sampled is None:
+    averaged = _far_mean_samples(lab, x, y, radius, edge_up, near_axis=True)
+    if averaged is None:
         return 0.0
-    samples, rho, step = sampled
-    middle = len(samples) // 2
-    mean = samples[middle - 1:middle + 2].mean(axis=0)
-    change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
-    mid = rho[:-1] + step / 2
-    rim = float(change[(mid >= 0.8 * radius) & (mid <= 1.2 * radius)].max())
-    return rim - min(float(np.median(change[mid <= 0.7 * radius])),
-                     float(np.median(change[mid >= 1.3 * radius])))
+    rim, inside, outside = _averaged_rim_step(*averaged, radius)
+    return rim - min(inside, outside)
 
 
 def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool
@@ -2342,15 +2330,31 @@ def _far_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bo
     return samples.reshape(len(angles), len(rho), -1), rho, step
 
 
-def _far_mean_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
-                      ) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """:func:`_far_samples` averaged over the directions (distance by channel), with the
-    distances and their spacing; None where the image holds too little around the place."""
+def _far_mean_samples(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool,
+                      near_axis: bool = False) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """:func:`_far_samples` averaged over the directions (distance by channel; ``near_axis``:
+    only the three nearest the point's axis), with the distances and their spacing; None where
+    the image holds too little around the place."""
     sampled = _far_samples(lab, x, y, radius, edge_up)
     if sampled is None:
         return None
     samples, rho, step = sampled
+    if near_axis:
+        middle = len(samples) // 2
+        samples = samples[middle - 1:middle + 2]
     return samples.mean(axis=0), rho, step
+
+
+def _averaged_rim_step(mean: np.ndarray, rho: np.ndarray, step: float, radius: float
+                       ) -> tuple[float, float, float]:
+    """Along a direction-averaged far-arc profile (:func:`_far_mean_samples`): the largest
+    colour change per pixel between 0.8 and 1.2 radii, and the median changes just inside (up
+    to 0.7 radii) and just outside (from 1.3 radii) that band."""
+    change = np.sqrt((np.diff(mean, axis=0) ** 2).sum(axis=1)) / step
+    mid = rho[:-1] + step / 2
+    rim = float(change[(mid >= 0.8 * radius) & (mid <= 1.2 * radius)].max())
+    return (rim, float(np.median(change[mid <= 0.7 * radius])),
+            float(np.median(change[mid >= 1.3 * radius])))
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
