@@ -9,15 +9,20 @@ from firmware_link.link import Unit
 from firmware_link.protocol import FrameDecoder, encode
 
 
+def _listening_socket() -> tuple[socket.socket, str]:
+    """A local TCP server socket on a free port, and its URL for the link."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    return server, f"socket://127.0.0.1:{server.getsockname()[1]}"
+
+
 class ScriptedDevice:
     """A TCP 'unit' that answers every request with ``ok`` (hello properly) and lets the test
     send any frame; it records the requests it got."""
 
     def __init__(self) -> None:
-        self.server = socket.socket()
-        self.server.bind(("127.0.0.1", 0))
-        self.server.listen(1)
-        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        self.server, self.url = _listening_socket()
         self.requests: list[tuple[int, tuple[str, ...]]] = []
         self.conn: socket.socket | None = None
         self.replies_to_drop = 0
@@ -125,10 +130,7 @@ class RememberingDevice:
     (a pulled cable); the host may connect again."""
 
     def __init__(self) -> None:
-        self.server = socket.socket()
-        self.server.bind(("127.0.0.1", 0))
-        self.server.listen(1)
-        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        self.server, self.url = _listening_socket()
         self.requests: list[tuple[int, tuple[str, ...]]] = []
         self.acted: list[tuple[int, tuple[str, ...]]] = []
         self.last_seq: int | None = None
