@@ -84,6 +84,14 @@ REGULAR_MAX_STEP = 2.3
 REGULAR_SLACK = 0.2
 #: How far (radii) beside the line through a stack's ends each of its checkers may sit.
 SIDE_SLACK = 0.4
+#: One checker in the middle of a tall overlapped whole-stack model (:data:`BLURRED_LEAST`
+#: checkers or more) may show less than :data:`MEMBER_FLOOR` of its rim, down to
+#: :data:`BLURRED_FLOOR`: each shows only a crescent between the two lying on and under it,
+#: and a hand's blur, glare or a checker pushed a little off the pile can dim one crescent
+#: while both neighbours bracket it.  It still costs the model its shortfall (see
+#: :data:`REGULAR_MARGIN`), and the stack's mean must still reach the threshold.
+BLURRED_LEAST = 6
+BLURRED_FLOOR = 0.5
 #: Score above the threshold that each checker of a stack fitted as a whole must show to be
 #: worth adding: the fit's slack lets a ring snap onto the stack's straight sides, so a count
 #: one or more too high still scores well; an extra checker must pay for itself clearly.
@@ -1280,6 +1288,52 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     return list(range(base, base + len(d)))
 
 
+def _blurred_member(scores: np.ndarray, overlapped: bool) -> int | None:
+    """Whether every checker of a whole-stack model shows enough rim (``scores``, base to
+    top): -1 when each shows at least :data:`MEMBER_FLOOR`; the index of the one in the middle
+    of a tall overlapped stack that shows less, down to :data:`BLURRED_FLOOR` (see
+    :data:`BLURRED_LEAST`; it must also be clearly of the stack's paint, which the caller
+    checks); ``None`` when the model fails.
+
+    >>> _blurred_member(np.array([0.9, 0.7, 0.85, 0.8, 0.9, 0.95]), True)
+    -1
+    >>> _blurred_member(np.array([0.9, 0.7, 0.55, 0.8, 0.9, 0.95]), True)
+    2
+    >>> _blurred_member(np.array([0.9, 0.55, 0.55, 0.8, 0.9, 0.95]), True) is None
+    True
+    >>> _blurred_member(np.array([0.55, 0.7, 0.9, 0.8, 0.9, 0.95]), True) is None
+    True
+    >>> _blurred_member(np.array([0.9, 0.7, 0.55, 0.8, 0.9, 0.95]), False) is None
+    True
+    """
+    weak = np.flatnonzero(scores < MEMBER_FLOOR)
+    if not weak.size:
+        return -1
+    k = int(weak[0])
+    if (not overlapped or scores.size < BLURRED_LEAST or weak.size > 1 or k == 0
+            or k == scores.size - 1 or scores[k] < BLURRED_FLOOR):
+        return None
+    return k
+
+
+def _of_its_stack(colours: np.ndarray, k: int) -> bool:
+    """Whether checker ``k`` of a stack (weighted Lab ``colours``, one per checker) is clearly
+    of the stack's paint: within :data:`HIDDEN_END_JUMP` of the others' median (``k`` -1: no
+    checker to ask about).  A crescent dimmed under its neighbours has their paint; the bare
+    board between two stacks that a model runs across has the board's.
+
+    >>> _of_its_stack(np.float32([[50, 0, 0], [55, 0, 0], [52, 0, 0]]), 1)
+    True
+    >>> _of_its_stack(np.float32([[50, 0, 0], [80, 0, 0], [52, 0, 0]]), 1)
+    False
+    """
+    if k < 0:
+        return True
+    others = np.delete(colours, k, axis=0)
+    gap = colours[k] - np.median(others, axis=0)
+    return float(np.sqrt((gap ** 2).sum())) < HIDDEN_END_JUMP
+
+
 def _on_to_whole_end(scorer: RingScorer, best: tuple, hypotheses: list, xs: list, ys: list,
                      dist: list, cand: _Candidates, edge_up: bool, radius: float,
                      threshold: float) -> tuple:
@@ -1347,11 +1401,12 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
         later_on_top = np.concatenate((b[:-1] if overlapped else a[:-1], a[-1:]))
         earlier_on_top = np.concatenate((a[:1], c[1:] if overlapped else a[1:]))
         for scores, top_one in ((later_on_top, a[-1]), (earlier_on_top, a[0])):
-            if top_one < threshold or scores.min() < MEMBER_FLOOR or scores.mean() < threshold:
+            blurred = _blurred_member(scores, overlapped)
+            if top_one < threshold or blurred is None or scores.mean() < threshold:
                 continue
             colours = weighted(scorer.colour_at(x, y))
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
-            if spread >= colour_jump:
+            if spread >= colour_jump or not _of_its_stack(colours, blurred):
                 continue
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
@@ -1577,13 +1632,14 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
             (later_on_top, a[-1]),)
         for scores, top_one in ways:
             seen = scores[~gone]
-            if top_one < threshold or seen.min() < MEMBER_FLOOR or seen.mean() < threshold:
+            blurred = _blurred_member(seen, True)
+            if top_one < threshold or blurred is None or seen.mean() < threshold:
                 continue
             if colours is None:
                 colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
                 middle = np.median(colours, axis=0)
                 spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
-            if spread >= COLOUR_JUMP:
+            if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
                 continue
             # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
             value = float((seen - threshold - REGULAR_MARGIN).sum())
