@@ -52,7 +52,11 @@ DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
 #: beyond it.  The field's sides are not banded: a checker on an outer point lies a pixel or so
 #: inside them by the board's design, its rim there shows, and a tall stack's outer side is
 #: part of what tells how many checkers it holds (excusing misses there let whole-stack fits
-#: take checkers too many).
+#: take checkers too many).  Given the point's side (``edge_up``), only the band at its own
+#: edge is unseen: that is where its stack's base lies under the lip; a stack that reached the
+#: facing edge has its end there in view, and a ring short of a rim under that lip is the
+#: facing point's bare base beyond the pile's end (a held-out frame's stack took one checker
+#: too many so).
 LIP_BAND = 0.2
 #: Half-width (degrees) of the arc along the point's axis that an overlapping neighbour hides.
 AXIS_ARC_DEG = 55
@@ -325,14 +329,14 @@ class RingScorer:
         facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
         one of those arcs; a lone checker hides none, and the last share tells it from an
         empty point's base (see :data:`LONE_FAR_ARC`)."""
-        return self._coverage_shares(*self._ring_hits(cx, cy), edge_up)
+        return self._coverage_shares(*self._ring_hits(cx, cy, edge_up), edge_up)
 
     def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray,
                                   edge_up: bool | np.ndarray = True) -> tuple[np.ndarray, ...]:
         """:meth:`coverage`'s four shares and :meth:`contact_free`'s, from one sampling of
         the rings (the costly part of each).  ``edge_up`` may be given per centre (a boolean
         array): centres on both rows of points are then sampled in one call."""
-        hit, inside = self._ring_hits(cx, cy)
+        hit, inside = self._ring_hits(cx, cy, edge_up)
         if isinstance(edge_up, np.ndarray):
             up = self._coverage_shares(hit, inside, True)
             down = self._coverage_shares(hit, inside, False)
@@ -351,10 +355,13 @@ class RingScorer:
         share = np.where(seen >= 0.5 * total, got - 0.4 * hidden, 0.0)
         return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
 
-    def _ring_hits(self, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _ring_hits(self, cx: np.ndarray, cy: np.ndarray,
+                   edge_up: bool | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
         of the :data:`RING_RADII` and was seen at all (inside the field box, and where a rim
-        could show unless one does: see :data:`LIP_BAND`), float32 0/1.
+        could show unless one does: see :data:`LIP_BAND`), float32 0/1.  ``edge_up`` (one
+        for all, or per centre): the lip is that of the point's own edge only (above the
+        centre when true); ``None``: of both.
 
         The maps are read at the nearest pixel, clamped to the image (centres beyond it too):
 
@@ -391,7 +398,17 @@ class RingScorer:
         inside = (mid_y >= y0) & (mid_y < y1) & (mid_x >= 0) & (mid_x < self.width)
         # Under the frame's lip only a rim that shows is evidence (see LIP_BAND).
         low, high = self.seen_rows
-        under_lip = (mid_y < low) | (mid_y >= high) if low > y0 or high < y1 else None
+        under_lip = None
+        if low > y0 or high < y1:
+            # Only the lip at the point's own edge, the stack's base: across the field a
+            # stack that reached the facing edge has its rim there in view, and a ring whose
+            # far arc finds none there is the facing point's bare base, not a checker.
+            if edge_up is None:
+                under_lip = (mid_y < low) | (mid_y >= high)
+            elif isinstance(edge_up, np.ndarray):
+                under_lip = np.where(edge_up, mid_y < low, mid_y >= high)
+            else:
+                under_lip = mid_y < low if edge_up else mid_y >= high
         shape = fx.shape
         if fx.size:
             # The maps at the whole pixels, clamped to the image: OpenCV's nearest-neighbour

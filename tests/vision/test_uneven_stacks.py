@@ -1,7 +1,7 @@
 """Tall stacks stacked unevenly: one dimmed checker in the middle of a pile.
 
-A whole-stack model (:func:`vision.checkers._best_regular`, :func:`vision.checkers._faint_tall_stack`)
-asks every checker for :data:`~vision.checkers.MEMBER_FLOOR` of its rim.  In a tall overlapped
+A whole-stack model (:func:`vision.checkers._best_regular`,
+:func:`vision.checkers._faint_tall_stack`) asks every checker for :data:`~vision.checkers.MEMBER_FLOOR` of its rim.  In a tall overlapped
 pile each checker shows only a crescent between the one on it and the one under it; a hand's
 blur, glare or a checker pushed a little off the pile can dim one crescent below that floor
 while its neighbours bracket it, and the right count then failed while a shorter stack passed
@@ -10,6 +10,9 @@ checker in the middle of a pile of :data:`~vision.checkers.BLURRED_LEAST` or mor
 less, down to :data:`~vision.checkers.BLURRED_FLOOR`, when it has the pile's paint: a model
 running across the bare board between two stacks (a white 9 and the facing white 5 of seed
 2400) finds the board's paint there and still fails.
+
+The frame's lip hides rims only at a point's own edge (:data:`vision.rings.LIP_BAND`): a stack
+that reached the facing edge is in view there.
 """
 from __future__ import annotations
 
@@ -115,3 +118,29 @@ def test_facing_stacks_of_one_colour_stay_apart() -> None:
     top, bottom, want_top, want_bottom = _counts(2400)
     assert (want_top[7], want_bottom[7]) == (5, 9)
     assert (top, bottom) == (want_top, want_bottom)
+
+
+def _lip_inside(y: float, edge_up: bool | np.ndarray | None, unseen: bool = True
+                ) -> np.ndarray:
+    """Which ring directions count as seen (``_ring_hits``' second output) around a centre
+    ``y`` down a plain field 10 radii tall: nothing rings there, so only the lip decides."""
+    field = np.full((int(RADIUS * 10), 60, 3), 120, np.uint8)
+    scorer = RingScorer(field, RADIUS, (0.0, 0.0, 60.0, RADIUS * 10), unseen=unseen)
+    centre = np.float32([30.0]), np.float32([y])
+    return scorer._ring_hits(*centre, edge_up)[1][0].astype(bool)
+
+
+@pytest.mark.parametrize("y, own_edge_up", [(RADIUS * 0.9, True),
+                                            (RADIUS * 10 - RADIUS * 0.9, False)])
+def test_the_lip_hides_rims_at_the_points_own_edge_only(y: float, own_edge_up: bool) -> None:
+    """A ring beside the field's top (or bottom) edge: for a point whose edge that is (the
+    stack's base, under the frame's lip) the directions in the lip's band are unseen; for the
+    facing point (a stack that reached across) they count, as anywhere in the field, and a rim
+    missing there is missing."""
+    both = _lip_inside(y, None)
+    plain = _lip_inside(y, None, unseen=False)
+    assert (plain & ~both).any()  # the band matters here
+    assert np.array_equal(_lip_inside(y, own_edge_up), both)
+    assert np.array_equal(_lip_inside(y, not own_edge_up), plain)
+    # Per centre, as both rows are sampled at once.
+    assert np.array_equal(_lip_inside(y, np.array([own_edge_up])), both)
