@@ -1753,7 +1753,17 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
         return None
     steps = span / step
     n = int(round(steps)) + 1
-    if n == len(chain) or abs(steps + 1 - n) > PERIOD_WHOLE or not 2 <= n <= 15:
+    if n > 15:
+        # No pile holds more than fifteen: a clear rhythm that counts more over the stack
+        # found runs past the pile's end (its last checkers on the facing point's paint of
+        # their colour, under glare): the pile ends at its furthest clear checker a whole
+        # number of steps out, fifteen at most.
+        last = _rhythm_end(cand, first, step, radius)
+        if last is None:
+            return None
+        span = float(cand.ys[last] - cand.ys[first])
+        n = int(round(span / step)) + 1
+    elif n == len(chain) or abs(steps + 1 - n) > PERIOD_WHOLE or n < 2:
         return None
     share = np.linspace(0.0, 1.0, n)[1:-1]
     xs = cand.px[first] + (cand.px[last] - cand.px[first]) * share
@@ -1763,6 +1773,33 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
                     ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [first] + list(range(base, base + n - 2)) + [last]
+
+
+def _rhythm_end(cand: _Candidates, first: int, step: float, radius: float) -> int | None:
+    """The furthest candidate of ``cand`` from the base ``first`` that may end a pile of at
+    most fifteen checkers whose rims repeat every ``step`` pixels: within fourteen steps (and
+    :data:`PERIOD_WHOLE`), a whole number of steps out (within :data:`PERIOD_WHOLE`), of the
+    base's colour (:data:`COLOUR_JUMP`) and showing a clear rim of its own
+    (:data:`COVERAGE_THRESHOLD` all round, or but for the arc one neighbour hides);
+    ``None`` when none does (or it would leave a pile shorter than :data:`RECOUNT_LEAST`).
+
+    >>> cand = _Candidates(np.float32([10, 25, 40, 220, 232]), np.zeros(5, np.float32),
+    ...                    np.zeros(5, np.float32), np.float32([0.9, 0.7, 0.7, 0.75, 0.9]),
+    ...                    np.float32([0.9, 0.9, 0.9, 0.9, 0.9]), np.float32([0.7] * 5),
+    ...                    np.zeros((5, 3), np.float32), np.ones(5, np.float32))
+    >>> _rhythm_end(cand, 0, 15.0, 11.0)  # 232 lies 14.8 steps out: a 16th checker
+    3
+    """
+    steps = (cand.ys - cand.ys[first]) / np.float32(step)
+    best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
+    fits = ((steps >= RECOUNT_LEAST - 1 - PERIOD_WHOLE) & (steps <= 14 + PERIOD_WHOLE)
+            & (np.abs(steps - np.round(steps)) <= PERIOD_WHOLE)
+            & (best_any >= COVERAGE_THRESHOLD)
+            & np.array(cand.close[first], bool))
+    if not fits.any():
+        return None
+    ends = np.flatnonzero(fits)
+    return int(ends[np.argmax(cand.ys[ends])])
 
 
 def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,

@@ -12,7 +12,8 @@ running across the bare board between two stacks (a white 9 and the facing white
 2400) finds the board's paint there and still fails.
 
 The frame's lip hides rims only at a point's own edge (:data:`vision.rings.LIP_BAND`): a stack
-that reached the facing edge is in view there.
+that reached the facing edge is in view there.  A pile holds fifteen at most: when the clear
+rhythm of its rims counts more over the stack found, the stack ran on past the pile's end.
 """
 from __future__ import annotations
 
@@ -144,3 +145,13 @@ def test_the_lip_hides_rims_at_the_points_own_edge_only(y: float, own_edge_up: b
     assert np.array_equal(_lip_inside(y, not own_edge_up), plain)
     # Per centre, as both rows are sampled at once.
     assert np.array_equal(_lip_inside(y, np.array([own_edge_up])), both)
+
+
+def test_a_pile_ends_within_fifteen_steps_of_its_rhythm() -> None:
+    """Hard seed 2578: a white 15 whose end lies in glare on the facing point's white paint was
+    fitted on to the facing base as 14 wider steps; its rims' rhythm, clear, counts 18 over
+    that span, which no pile holds: the pile ends at its furthest clear checker a whole number
+    of steps out."""
+    top, bottom, want_top, want_bottom = _counts(2578)
+    assert want_bottom[2] == 15
+    assert (top, bottom) == (want_top, want_bottom)
