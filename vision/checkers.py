@@ -1030,10 +1030,14 @@ def _with_off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: 
     width = geometry.point_width
     for (row, column), (cand, chain) in found.items():
         x = float(np.median(cand.px[chain[0]]))
+        # The column whose search found the stack is always a candidate (it is the owner when
+        # no other is tried): the lateral offsets may have carried the stack a little beyond
+        # half a point width of its axis, and leaving the column out then handed the stack to
+        # its neighbour untried.
         owners = [(row, n) for n in (column - 1, column, column + 1)
-                  if (row, n) in centres and (n == column or not chains[row, n][0])
-                  and (n // 6 == column // 6) and (n == column or (row, n) not in found)
-                  and abs(x - centres[row, n]) <= SHIFT_SEARCH * width + 1.0]
+                  if n == column or ((row, n) in centres and not chains[row, n][0]
+                                     and n // 6 == column // 6 and (row, n) not in found
+                                     and abs(x - centres[row, n]) <= SHIFT_SEARCH * width + 1.0)]
         quarter = range(0, 6) if column < 6 else range(6, 12)
         best_cost, best_owner = None, (row, column)
         for owner in owners:
