@@ -66,18 +66,23 @@ def locate_synthetic(n: int, seed: int, cache: Path | None = None) -> dict[str, 
     :mod:`vision.evaluate` keeps them: the same hard frames)."""
     from vision.evaluate import _scene
 
-    errors, seconds, worst = [], [], []
+    errors, seconds, worst, refused = [], [], [], []
     for i in range(n):
         scene, _ = _scene(RenderOptions(seed=seed + i, hard=True), cache)
         error, took, _ = _locate_one(scene.image, scene.corners)
         seconds.append(took)
         if error is not None:
             errors.append(error)
+        else:
+            refused.append(took)
         worst.append((1.0 if error is None else error, seed + i))
     summary = summarise_errors(errors, n)
     summary["ms_median"] = 1000 * statistics.median(seconds) if seconds else 0.0
     summary["ms_max"] = 1000 * max(seconds) if seconds else 0.0
+    # A camera loop asks again and again while no board is found: what a refusal costs.
+    summary["ms_refused_mean"] = 1000 * statistics.mean(refused) if refused else 0.0
     summary["worst"] = sorted(worst, reverse=True)[:8]
+    summary["wrong_seeds"] = sorted(k for e, k in worst if 0.05 < e < 1.0)
     return summary
 
 
@@ -193,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_synthetic and args.frames > 0:
         s = locate_synthetic(args.frames, args.seed, Path(args.cache) if args.cache else None)
         print(line(f"locate, synthetic hard ({args.frames} frames, seed {args.seed})", s)
-              + f", max {s['ms_max']:.0f} ms")
+              + f", max {s['ms_max']:.0f} ms, refused {s['ms_refused_mean']:.0f} ms mean")
         print("  worst:", ", ".join(f"seed {k} {100 * e:.1f}%" for e, k in s["worst"]))
+        print("  wrong (>5%):", ", ".join(map(str, s["wrong_seeds"])) or "none")
     directory = real_dir()
     frames = load_real(directory) if (directory / "labels.json").exists() else []
     if frames:
