@@ -152,6 +152,20 @@ class Pip:
     face_bgr: np.ndarray = field(default=None, repr=False)
     #: Found as the lone core of a blob too large for the scale (no one by itself).
     split_out: bool = False
+    #: The face around the pip on the plainest half of its ring (grey, spread, colour): a pip
+    #: near its face's edge, on a small or blurred die, has the face on that side only.
+    side_grey: float = 0.0
+    side_spread: float = 255.0
+    side_bgr: np.ndarray = field(default=None, repr=False)
+    #: Kept only for the plainest half of its ring (its face ends close by, or is doubtful): it
+    #: makes no face of one to three pips (a one's pip lies at its face's centre, far from every
+    #: edge; a column of a small six whose other column was missed passes for a three), only
+    #: one of four to six, whose layout marks rarely fall into by chance.
+    by_an_edge: bool = False
+
+    def clarity(self, grey: float, spread: float) -> float:
+        """How far the pip stands out from a face of that grey level and spread (+8 grey levels)."""
+        return abs(grey - self.pip_grey) / (spread + 8.0)
 
     @property
     def xy(self) -> np.ndarray:
@@ -366,9 +380,16 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
     # A pip sits on a plain face: its surroundings vary far less than it stands out from them.
     # Light pips (on red, green, black dice) are painted white: brighter than most of the frame,
     # unlike the grey glyphs on a keyboard's keys.
+    # A pip near its face's edge on a small die (its ring reaching over the edge's blur) is
+    # judged against the plainest half of its ring, and that half is its face.
     typical = float(np.median(grey if mask is None else grey[mask > 0]))
+    for pip in accepted:
+        if pip.clarity(pip.face_grey, pip.face_spread) < settings.min_pip_clarity <= \
+                pip.clarity(pip.side_grey, pip.side_spread):
+            pip.face_grey, pip.face_spread, pip.face_bgr = pip.side_grey, pip.side_spread, pip.side_bgr
+            pip.by_an_edge = True
     plain = [i for i, p in enumerate(accepted)
-             if abs(p.face_grey - p.pip_grey) >= settings.min_pip_clarity * (p.face_spread + 8.0)
+             if p.clarity(p.face_grey, p.face_spread) >= settings.min_pip_clarity
              and (p.polarity > 0 or p.pip_grey >= 0.7 * typical)]
     if len(plain) < len(accepted):
         renumber = np.full(len(accepted) + 1, -1, np.int32)
@@ -509,7 +530,30 @@ def _describe_surroundings(bgr: np.ndarray, grey: np.ndarray, pip: Pip, owner: n
     pip.face_grey = float(np.median(values))
     low, high = np.percentile(values, (10, 90)).tolist()
     pip.face_spread = float(high - low)
-    pip.face_bgr = np.median(bgr[y0:y1, x0:x1][ring], axis=0).astype(np.float32)
+    colours = bgr[y0:y1, x0:x1][ring]
+    pip.face_bgr = np.median(colours, axis=0).astype(np.float32)
+    # The plainest half of the ring.  A pip lies inside its face, so a straight edge of the face
+    # near it (or the corner of two, no nearer than the ring's reach over sqrt 2) leaves at least
+    # the half of the ring turned away from it on the face; on a small die, blurred, the full
+    # ring reaches over that edge.
+    pip.side_grey, pip.side_spread, pip.side_bgr = pip.face_grey, pip.face_spread, pip.face_bgr
+    ys, xs = np.nonzero(ring)
+    if len(values) < 8:
+        return
+    dx, dy = xs + (x0 - pip.x), ys + (y0 - pip.y)
+    best = pip.clarity(pip.face_grey, pip.face_spread)
+    for angle in np.arange(8) * (math.pi / 4):
+        half = dx * math.cos(angle) + dy * math.sin(angle) >= 0.0
+        if np.count_nonzero(half) < 4:
+            continue
+        side = values[half]
+        low, high = np.percentile(side, (10, 90)).tolist()
+        middle = float(np.median(side))
+        clarity = pip.clarity(middle, high - low)
+        if clarity > best:
+            best = clarity
+            pip.side_grey, pip.side_spread = middle, float(high - low)
+            pip.side_bgr = np.median(colours[half], axis=0).astype(np.float32)
 
 
 # ----------------------------------------------------------------------------- faces
@@ -779,7 +823,7 @@ def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -
     typical = float(np.median([field_.pips[i].radius for i in members]))
     members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
     pips = [field_.pips[i] for i in members]
-    if not 1 <= len(pips) <= 6:
+    if not 1 <= len(pips) <= 6 or (len(pips) <= 3 and any(p.by_an_edge for p in pips)):
         return None
     metric = np.mean(_pip_metrics(pips), axis=0)
     origin = np.mean([p.xy for p in pips], axis=0)
@@ -864,6 +908,17 @@ def _faces_of_cliques(field_: PipField, members: list[int], links: list[tuple[in
 def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> list[Face]:
     """Group pips into faces that match a layout; groups that do not are split at their longest links."""
     pairs = _pairs(field_, frame, settings)
+    # A pip kept only by the plainest half of its ring stays in its group only when it is about
+    # as clear as the group's clearest pip (as a face's pips are, see _face_from): a translucent
+    # die's far faces show faint pips between its own, and the halos of the pips in front spoil
+    # their rings as a near edge would.
+    contrast = np.array([abs(p.face_grey - p.pip_grey) for p in field_.pips])
+    faint: set[int] = set()
+    for group in _groups(len(field_.pips), [(i, j) for i, j, _ in pairs]):
+        strongest = float(contrast[group].max())
+        faint.update(i for i in group if field_.pips[i].by_an_edge and contrast[i] < 0.55 * strongest)
+    if faint:
+        pairs = [(i, j, d) for i, j, d in pairs if i not in faint and j not in faint]
     faces: list[Face] = []
     pending = [(g, [(i, j, d) for i, j, d in pairs if i in set(g) and j in set(g)])
                for g in _groups(len(field_.pips), [(i, j) for i, j, _ in pairs])]
