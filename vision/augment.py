@@ -128,6 +128,10 @@ def board_pose(corners: Sequence[Sequence[float]], frame_size: tuple[int, int]
     image = np.asarray(corners, np.float64).reshape(4, 1, 2)
     ok, rvec, tvec = cv2.solvePnP(board, image, camera_matrix(frame_size), None,
                                   flags=cv2.SOLVEPNP_IPPE)
+    if not (ok and np.isfinite(rvec).all() and np.isfinite(tvec).all()):
+        # IPPE returns NaN for some exact views of a rectangle; the iterative fit does not.
+        ok, rvec, tvec = cv2.solvePnP(board, image, camera_matrix(frame_size), None,
+                                      flags=cv2.SOLVEPNP_ITERATIVE)
     if not ok:
         raise ValueError("no board pose fits these corners")
     return cv2.Rodrigues(rvec)[0], tvec.reshape(3), aspect
@@ -173,7 +177,16 @@ def tilt_matrix(corners: Sequence[Sequence[float]], frame_size: tuple[int, int],
         axis = np.cross(normal, direction)
         Q = cv2.Rodrigues(axis / np.linalg.norm(axis) * math.radians(degrees))[0]
     board = np.float64([[0, 0, 0], [1, 0, 0], [1, aspect, 0], [0, aspect, 0]])
-    H_old = K @ np.column_stack([R[:, 0], R[:, 1], t])
+    if absolute:
+        # The board plane exactly through the corners (the fitted pose only nearly reprojects
+        # them when they are not quite a rectangle seen by this camera), so the corners land on
+        # the new pose's view of the rectangle and the slant asked for is the slant seen.
+        H_old = cv2.getPerspectiveTransform(np.float32(board[:, :2]),
+                                            np.float32(np.asarray(corners, np.float64)))
+    else:
+        # The fitted pose's view of the plane (the corners still move exactly with the pixels);
+        # kept so the relative tilts give the frames they always gave.
+        H_old = K @ np.column_stack([R[:, 0], R[:, 1], t])
     distance = 1.0
     for _ in range(20):
         # Camera centre orbited about the field centre, then moved back along the same line.
