@@ -13,15 +13,20 @@ noise is drawn from a fixed seed.
   orbits the field's centre by some degrees away from the board's normal, the view re-projected
   through the board plane with a pinhole camera whose principal point is the frame centre (the
   model :func:`calibration.geometry.field_aspect` assumes), moving back when needed so the field
-  stays in view;
+  stays in view; with ``absolute=True`` the camera is put that many degrees from the normal
+  instead (a board seen at 35 or 45 degrees, its far half drawn from few pixels per point);
 * :func:`exposure` — darker or brighter (a gamma on the 0..1 intensities, and a gain): gamma
   1.8 and 2.2 are a photo under-exposed by a phone in a dim room (its blacks crushed to a few
   levels), 0.55 one taken under a strong lamp;
 * :func:`colour_cast` — a white balance gone warm or cool (per-channel gains);
 * :func:`jpeg` — JPEG compression at a given quality;
-* :func:`sensor_noise` — Gaussian noise, stronger in the dark as on a small sensor.
+* :func:`sensor_noise` — Gaussian noise, stronger in the dark as on a small sensor;
+* :func:`defocus` and :func:`motion_blur` — the frame through a disc or a short line
+  point-spread function, in linear light (:func:`to_linear`);
+* :func:`glare` — a lamp reflected in a glossy board: a soft bright ellipse of light added in
+  linear light and clipped where the sensor saturates.
 
-:data:`TRANSFORMS` names one setting of each (and two combinations: a phone photo, and one
+:data:`TRANSFORMS` names one or a few settings of each (and two combinations: a phone photo, and one
 taken in a dim room, under-exposed with the noise and compression a phone adds there) for
 ``python -m vision.evaluate --set real-aug``.
 
