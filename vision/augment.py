@@ -331,7 +331,10 @@ def from_linear(light: np.ndarray) -> np.ndarray:
 
 
 def _point_spread(frame: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-    """The frame seen through a point-spread function (normalised here), in linear light."""
+    """The frame seen through a point-spread function (normalised here), in linear light; an
+    empty one (no blur: a radius or length of 0) leaves the frame as it is."""
+    if kernel.sum() <= 0:
+        return frame.copy()
     kernel = np.float32(kernel / kernel.sum())
     light = cv2.filter2D(to_linear(frame), -1, kernel, borderType=cv2.BORDER_REFLECT)
     return from_linear(light)

@@ -152,3 +152,9 @@ def test_smaller_fields_reach_their_width():
         _, corners = augment.TRANSFORMS[f"field {width} px wide"](marked_frame(), CORNERS)
         # The marked frame's field is only ~380 px wide: 400 keeps it, 320 shrinks it.
         assert abs(augment.field_width(corners) - min(width, augment.field_width(CORNERS))) < 1.5
+
+
+def test_no_blur_leaves_the_frame():
+    frame = marked_frame()
+    assert np.array_equal(augment.defocus(frame, CORNERS, 0.0)[0], frame)
+    assert np.array_equal(augment.motion_blur(frame, CORNERS, 0.0)[0], frame)
