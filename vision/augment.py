@@ -478,4 +478,12 @@ TRANSFORMS: dict[str, Transform] = {
     "dim room: gamma 1.8, noise 6, JPEG 70": chain(
         lambda f, c: exposure(f, c, gamma=1.8), lambda f, c: sensor_noise(f, c, 6.0),
         lambda f, c: jpeg(f, c, 70)),
+    # A phone photo from a player's seat: slanted and the board small in the frame at once.
+    "from a seat: 45 deg from the bottom edge, field 400 px": chain(
+        lambda f, c: tilt(f, c, 45, 90, absolute=True), lambda f, c: downscale(f, c, 400)),
+    "from a seat: 45 deg from the top edge, field 320 px": chain(
+        lambda f, c: tilt(f, c, 45, 270, absolute=True), lambda f, c: downscale(f, c, 320)),
+    "far and soft: field 400 px, defocus 0.5%, noise 5, JPEG 70": chain(
+        lambda f, c: downscale(f, c, 400), lambda f, c: defocus(f, c, 0.005 * field_width(c)),
+        lambda f, c: sensor_noise(f, c, 5.0), lambda f, c: jpeg(f, c, 70)),
 }
