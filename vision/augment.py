@@ -13,15 +13,20 @@ noise is drawn from a fixed seed.
   orbits the field's centre by some degrees away from the board's normal, the view re-projected
   through the board plane with a pinhole camera whose principal point is the frame centre (the
   model :func:`calibration.geometry.field_aspect` assumes), moving back when needed so the field
-  stays in view;
+  stays in view; with ``absolute=True`` the camera is put that many degrees from the normal
+  instead (a board seen at 35 or 45 degrees, its far half drawn from few pixels per point);
 * :func:`exposure` — darker or brighter (a gamma on the 0..1 intensities, and a gain): gamma
   1.8 and 2.2 are a photo under-exposed by a phone in a dim room (its blacks crushed to a few
   levels), 0.55 one taken under a strong lamp;
 * :func:`colour_cast` — a white balance gone warm or cool (per-channel gains);
 * :func:`jpeg` — JPEG compression at a given quality;
-* :func:`sensor_noise` — Gaussian noise, stronger in the dark as on a small sensor.
+* :func:`sensor_noise` — Gaussian noise, stronger in the dark as on a small sensor;
+* :func:`defocus` and :func:`motion_blur` — the frame through a disc or a short line
+  point-spread function, in linear light (:func:`to_linear`);
+* :func:`glare` — a lamp reflected in a glossy board: a soft bright ellipse of light added in
+  linear light and clipped where the sensor saturates.
 
-:data:`TRANSFORMS` names one setting of each (and two combinations: a phone photo, and one
+:data:`TRANSFORMS` names one or a few settings of each (and two combinations: a phone photo, and one
 taken in a dim room, under-exposed with the noise and compression a phone adds there) for
 ``python -m vision.evaluate --set real-aug``.
 
@@ -128,16 +133,21 @@ def board_pose(corners: Sequence[Sequence[float]], frame_size: tuple[int, int]
     image = np.asarray(corners, np.float64).reshape(4, 1, 2)
     ok, rvec, tvec = cv2.solvePnP(board, image, camera_matrix(frame_size), None,
                                   flags=cv2.SOLVEPNP_IPPE)
+    if not (ok and np.isfinite(rvec).all() and np.isfinite(tvec).all()):
+        # IPPE returns NaN for some exact views of a rectangle; the iterative fit does not.
+        ok, rvec, tvec = cv2.solvePnP(board, image, camera_matrix(frame_size), None,
+                                      flags=cv2.SOLVEPNP_ITERATIVE)
     if not ok:
         raise ValueError("no board pose fits these corners")
     return cv2.Rodrigues(rvec)[0], tvec.reshape(3), aspect
 
 
 def tilt_matrix(corners: Sequence[Sequence[float]], frame_size: tuple[int, int],
-                degrees: float, azimuth: float | None = None, margin: float = 0.04
-                ) -> np.ndarray:
+                degrees: float, azimuth: float | None = None, margin: float = 0.04,
+                absolute: bool = False) -> np.ndarray:
     """The homography from the frame to the frame a camera orbited ``degrees`` further from the
-    board's normal would see (see :func:`tilt`).
+    board's normal would see (see :func:`tilt`); with ``absolute``, the camera is instead put
+    ``degrees`` from the normal (the board seen at that slant, whatever the photo's own).
 
     ``azimuth`` (degrees, in the board plane from its top edge's direction towards its left edge's)
     is the way the camera moves; None moves it the way it already leans, so the view gets more
@@ -158,11 +168,30 @@ def tilt_matrix(corners: Sequence[Sequence[float]], frame_size: tuple[int, int],
     else:
         a = math.radians(azimuth)
         direction = math.cos(a) * R[:, 0] + math.sin(a) * R[:, 1]
-    # Turning about normal x direction takes the camera's offset from the centre towards direction.
-    axis = np.cross(normal, direction)
-    Q = cv2.Rodrigues(axis / np.linalg.norm(axis) * math.radians(degrees))[0]
+    if absolute:
+        # The smallest turn about the field centre taking the camera's bearing to the one wanted.
+        now = -centre / np.linalg.norm(centre)
+        a = math.radians(degrees)
+        wanted = math.cos(a) * normal + math.sin(a) * direction
+        axis = np.cross(now, wanted)
+        angle = math.atan2(float(np.linalg.norm(axis)), float(now @ wanted))
+        Q = (cv2.Rodrigues(axis / np.linalg.norm(axis) * angle)[0] if angle > 1e-9
+             else np.eye(3))
+    else:
+        # Turning about normal x direction takes the camera's offset towards direction.
+        axis = np.cross(normal, direction)
+        Q = cv2.Rodrigues(axis / np.linalg.norm(axis) * math.radians(degrees))[0]
     board = np.float64([[0, 0, 0], [1, 0, 0], [1, aspect, 0], [0, aspect, 0]])
-    H_old = K @ np.column_stack([R[:, 0], R[:, 1], t])
+    if absolute:
+        # The board plane exactly through the corners (the fitted pose only nearly reprojects
+        # them when they are not quite a rectangle seen by this camera), so the corners land on
+        # the new pose's view of the rectangle and the slant asked for is the slant seen.
+        H_old = cv2.getPerspectiveTransform(np.float32(board[:, :2]),
+                                            np.float32(np.asarray(corners, np.float64)))
+    else:
+        # The fitted pose's view of the plane (the corners still move exactly with the pixels);
+        # kept so the relative tilts give the frames they always gave.
+        H_old = K @ np.column_stack([R[:, 0], R[:, 1], t])
     distance = 1.0
     for _ in range(20):
         # Camera centre orbited about the field centre, then moved back along the same line.
@@ -181,13 +210,30 @@ def tilt_matrix(corners: Sequence[Sequence[float]], frame_size: tuple[int, int],
     return H_new @ np.linalg.inv(H_old)
 
 
+def view_angle(corners: Sequence[Sequence[float]], frame_size: tuple[int, int]) -> float:
+    """Degrees between the board's normal and the line from the field's centre to the camera
+    (0: seen from straight above), for the assumed camera of :func:`camera_matrix`.
+
+    >>> square_on = ((169.5, 59.5), (469.5, 59.5), (469.5, 299.5), (169.5, 299.5))
+    >>> round(view_angle(square_on, (640, 360)), 1)   # centred on the principal point
+    0.0
+    """
+    R, t, aspect = board_pose(corners, frame_size)
+    centre = R @ np.float64([0.5, aspect / 2, 0]) + t
+    cosine = abs(float(R[:, 2] @ centre)) / float(np.linalg.norm(centre))
+    return math.degrees(math.acos(min(1.0, cosine)))
+
+
 def tilt(frame: np.ndarray, corners: Sequence[Sequence[float]], degrees: float = 20,
-         azimuth: float | None = None) -> tuple[np.ndarray, Corners]:
-    """The photo a camera orbited ``degrees`` further round the field's centre would take.
+         azimuth: float | None = None, absolute: bool = False) -> tuple[np.ndarray, Corners]:
+    """The photo a camera orbited ``degrees`` further round the field's centre would take (with
+    ``absolute``: a camera ``degrees`` from the board's normal, see :func:`tilt_matrix`).
 
     The frame is re-projected through the board plane (things standing on it lean a little, as
     they would not in a real photo; checkers are thin), so the field corners move exactly.  Parts
     of the new view the old photo did not see are filled with the frame border's median colour.
+    The far part of the field is drawn from fewer pixels of the new frame, as in a real slanted
+    photo; the near part is enlarged from the old one, so it is softer than a real photo's.
 
     >>> frame = np.full((360, 640, 3), 90, np.uint8)
     >>> corners = ((170, 60), (470, 60), (470, 300), (170, 300))
@@ -195,9 +241,11 @@ def tilt(frame: np.ndarray, corners: Sequence[Sequence[float]], degrees: float =
     >>> top, bottom = moved[1][0] - moved[0][0], moved[2][0] - moved[3][0]
     >>> image.shape == frame.shape, round(top), round(bottom)   # the top edge now further away
     (True, 280, 323)
+    >>> round(view_angle(tilt(frame, corners, 45, azimuth=270, absolute=True)[1], (640, 360)), 1)
+    45.0
     """
     h, w = frame.shape[:2]
-    matrix = tilt_matrix(corners, (w, h), degrees, azimuth)
+    matrix = tilt_matrix(corners, (w, h), degrees, azimuth, absolute=absolute)
     border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]]).reshape(-1, 3)
     fill = tuple(float(v) for v in np.median(border, axis=0))
     image = cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_LINEAR,
@@ -260,6 +308,126 @@ def sensor_noise(frame: np.ndarray, corners: Sequence[Sequence[float]], sigma: f
     return np.clip(np.round(out), 0, 255).astype(np.uint8), _as_corners(np.asarray(corners))
 
 
+def to_linear(frame: np.ndarray) -> np.ndarray:
+    """8-bit sRGB values as linear light in 0..1 (float32): optics blur and light adds there.
+
+    >>> [round(float(v), 3) for v in to_linear(np.uint8([0, 128, 255]))]
+    [0.0, 0.216, 1.0]
+    """
+    v = np.arange(256) / 255.0
+    lut = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
+    return lut[frame]
+
+
+def from_linear(light: np.ndarray) -> np.ndarray:
+    """Linear light (clipped to 0..1) back to 8-bit sRGB values; inverse of :func:`to_linear`.
+
+    >>> from_linear(to_linear(np.arange(256, dtype=np.uint8))).tolist() == list(range(256))
+    True
+    """
+    v = np.clip(light, 0.0, 1.0)
+    out = np.where(v <= 0.0031308, 12.92 * v, 1.055 * np.power(v, 1 / 2.4) - 0.055)
+    return np.clip(np.round(out * 255), 0, 255).astype(np.uint8)
+
+
+def _point_spread(frame: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """The frame seen through a point-spread function (normalised here), in linear light; an
+    empty one (no blur: a radius or length of 0) leaves the frame as it is."""
+    if kernel.sum() <= 0:
+        return frame.copy()
+    kernel = np.float32(kernel / kernel.sum())
+    light = cv2.filter2D(to_linear(frame), -1, kernel, borderType=cv2.BORDER_REFLECT)
+    return from_linear(light)
+
+
+def disc_kernel(radius: float, supersample: int = 8) -> np.ndarray:
+    """A uniform disc of ``radius`` pixels, its rim pixels weighted by the share they cover.
+
+    >>> k = disc_kernel(2.0)
+    >>> k.shape, round(float(k.sum()), 1), float(k[2, 2]), float(k[0, 0])   # area ~ 4 pi
+    ((5, 5), 12.7, 1.0, 0.0)
+    """
+    half = math.ceil(radius - 1e-9)
+    size = 2 * half + 1
+    fine = (np.arange(size * supersample) + 0.5) / supersample - half - 0.5
+    inside = (fine[None, :] ** 2 + fine[:, None] ** 2 <= radius ** 2).astype(np.float64)
+    return inside.reshape(size, supersample, size, supersample).mean(axis=(1, 3))
+
+
+def line_kernel(length: float, degrees: float, supersample: int = 8) -> np.ndarray:
+    """A uniform line segment ``length`` pixels long at ``degrees`` (clockwise from the x axis,
+    as the image's y runs down), centred: the path of a point during a short camera shake.
+
+    >>> k = line_kernel(4, 0)
+    >>> k.shape, np.round(k[k.shape[0] // 2], 2).tolist()
+    ((7, 7), [0.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0])
+    """
+    half = math.ceil(length / 2) + 1
+    size = 2 * half + 1
+    a = math.radians(degrees)
+    fine = (np.arange(size * supersample) + 0.5) / supersample - half - 0.5
+    xs, ys = np.meshgrid(fine, fine)
+    along = xs * math.cos(a) + ys * math.sin(a)
+    across = -xs * math.sin(a) + ys * math.cos(a)
+    # A segment one pixel thick: each pixel weighted by the length of the path it sees.
+    inside = (np.abs(along) <= length / 2) & (np.abs(across) <= 0.5)
+    return inside.astype(np.float64).reshape(size, supersample, size, supersample).mean(axis=(1, 3))
+
+
+def defocus(frame: np.ndarray, corners: Sequence[Sequence[float]], radius: float = 3.0
+            ) -> tuple[np.ndarray, Corners]:
+    """Out of focus: each point spread over a disc of ``radius`` pixels (the lens's aperture
+    imaged out of focus), in linear light.  Symmetric, so the corners stay where they were.
+
+    >>> frame = np.zeros((21, 21, 3), np.uint8); frame[10, 10] = 255
+    >>> image, _ = defocus(frame, [(0, 0)] * 4, 3.0)
+    >>> int((image[..., 0] > 0).sum()), bool(image[10, 10, 0] == image[10, 12, 0])
+    (37, True)
+    """
+    return _point_spread(frame, disc_kernel(radius)), _as_corners(np.asarray(corners))
+
+
+def motion_blur(frame: np.ndarray, corners: Sequence[Sequence[float]], length: float = 6.0,
+                degrees: float = 30.0) -> tuple[np.ndarray, Corners]:
+    """A hand that moved during the exposure: each point smeared along a ``length``-pixel line at
+    ``degrees``, in linear light.  Centred, so the corners stay where they were."""
+    return _point_spread(frame, line_kernel(length, degrees)), _as_corners(np.asarray(corners))
+
+
+def glare(frame: np.ndarray, corners: Sequence[Sequence[float]],
+          at: tuple[float, float] = (0.3, 0.3), size: tuple[float, float] = (0.12, 0.07),
+          degrees: float = 25.0, strength: float = 0.8,
+          colour: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> tuple[np.ndarray, Corners]:
+    """A lamp reflected in a glossy board: a soft bright ellipse of light added in linear light
+    and clipped (a sensor saturates), so what lies beneath washes out towards white.
+
+    ``at`` is the spot's centre as fractions of the field (across the top edge, down the left
+    edge, through the corners' perspective); ``size`` its semi-axes as fractions of the field's
+    width, the first turned ``degrees`` clockwise from the image's x axis; the light falls off as
+    ``strength * exp(-r**2)``, ``r`` the elliptical radius (1 on the ellipse), per channel scaled by
+    ``colour`` (B, G, R).
+
+    >>> frame = np.full((100, 200, 3), 60, np.uint8)
+    >>> corners = ((20.0, 10.0), (180.0, 10.0), (180.0, 90.0), (20.0, 90.0))
+    >>> image, _ = glare(frame, corners, at=(0.5, 0.5), strength=1.0)
+    >>> int(image[50, 100, 0]), int(image[5, 5, 0])   # saturated at its centre, as was far away
+    (255, 60)
+    """
+    q = np.asarray(corners, np.float64)
+    square = np.float64([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_image = cv2.getPerspectiveTransform(np.float32(square), np.float32(q))
+    cx, cy = _map_points(to_image, [at])[0]
+    width = field_width(corners)
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[:h, :w].astype(np.float32)
+    a = math.radians(degrees)
+    along = ((xs - cx) * math.cos(a) + (ys - cy) * math.sin(a)) / (size[0] * width)
+    across = (-(xs - cx) * math.sin(a) + (ys - cy) * math.cos(a)) / (size[1] * width)
+    light = np.float32(strength) * np.exp(-(along ** 2 + across ** 2))
+    out = to_linear(frame) + light[..., None] * np.float32(colour)
+    return from_linear(out), _as_corners(np.asarray(corners))
+
+
 def chain(*steps: Transform) -> Transform:
     """Transforms applied one after the other."""
     def apply(frame: np.ndarray, corners: Sequence[Sequence[float]]) -> tuple[np.ndarray, Corners]:
@@ -278,8 +446,15 @@ TRANSFORMS: dict[str, Transform] = {
     "rotate 270": lambda f, c: rotate(f, c, 270),
     "field 600 px wide": lambda f, c: downscale(f, c, 600),
     "field 500 px wide": lambda f, c: downscale(f, c, 500),
+    "field 400 px wide": lambda f, c: downscale(f, c, 400),
+    "field 320 px wide": lambda f, c: downscale(f, c, 320),
     "tilt +20 deg": lambda f, c: tilt(f, c, 20),
     "tilt +20 deg sideways": lambda f, c: tilt(f, c, 20, azimuth=0),
+    "seen at 35 deg from the bottom edge": lambda f, c: tilt(f, c, 35, 90, absolute=True),
+    "seen at 35 deg from the top edge": lambda f, c: tilt(f, c, 35, 270, absolute=True),
+    "seen at 45 deg from the bottom edge": lambda f, c: tilt(f, c, 45, 90, absolute=True),
+    "seen at 45 deg from the top edge": lambda f, c: tilt(f, c, 45, 270, absolute=True),
+    "seen at 45 deg from the right edge": lambda f, c: tilt(f, c, 45, 0, absolute=True),
     "darker (gamma 1.8)": lambda f, c: exposure(f, c, gamma=1.8),
     "darker still (gamma 2.2)": lambda f, c: exposure(f, c, gamma=2.2),
     "brighter (gamma 0.55)": lambda f, c: exposure(f, c, gamma=0.55),
@@ -287,6 +462,15 @@ TRANSFORMS: dict[str, Transform] = {
     "cool cast": lambda f, c: colour_cast(f, c, (1.2, 1.0, 0.8)),
     "JPEG quality 60": lambda f, c: jpeg(f, c, 60),
     "sensor noise 8": lambda f, c: sensor_noise(f, c, 8.0),
+    # Blur in proportion to the field, so it means as much at any photo size (3.2 and 6.4 px of
+    # a 640 px field, whose checkers are about 45 px across).
+    "defocus (disc radius 0.5% of field width)": lambda f, c: defocus(
+        f, c, 0.005 * field_width(c)),
+    "defocus (disc radius 1% of field width)": lambda f, c: defocus(f, c, 0.01 * field_width(c)),
+    "motion blur (1% of field width, 30 deg)": lambda f, c: motion_blur(
+        f, c, 0.01 * field_width(c), 30),
+    "glare spot over the upper left quarter": lambda f, c: glare(f, c, (0.3, 0.3)),
+    "glare spot over the lower right points": lambda f, c: glare(f, c, (0.75, 0.8), degrees=-20),
     "phone: tilt 15, rotate 90, 600 px, warm, noise, JPEG 60": chain(
         lambda f, c: tilt(f, c, 15), lambda f, c: rotate(f, c, 90),
         lambda f, c: downscale(f, c, 600), lambda f, c: colour_cast(f, c, (0.8, 0.97, 1.1)),
@@ -294,4 +478,12 @@ TRANSFORMS: dict[str, Transform] = {
     "dim room: gamma 1.8, noise 6, JPEG 70": chain(
         lambda f, c: exposure(f, c, gamma=1.8), lambda f, c: sensor_noise(f, c, 6.0),
         lambda f, c: jpeg(f, c, 70)),
+    # A phone photo from a player's seat: slanted and the board small in the frame at once.
+    "from a seat: 45 deg from the bottom edge, field 400 px": chain(
+        lambda f, c: tilt(f, c, 45, 90, absolute=True), lambda f, c: downscale(f, c, 400)),
+    "from a seat: 45 deg from the top edge, field 320 px": chain(
+        lambda f, c: tilt(f, c, 45, 270, absolute=True), lambda f, c: downscale(f, c, 320)),
+    "far and soft: field 400 px, defocus 0.5%, noise 5, JPEG 70": chain(
+        lambda f, c: downscale(f, c, 400), lambda f, c: defocus(f, c, 0.005 * field_width(c)),
+        lambda f, c: sensor_noise(f, c, 5.0), lambda f, c: jpeg(f, c, 70)),
 }

@@ -80,3 +80,81 @@ def test_every_transform_is_deterministic():
         a, ca = transform(frame, CORNERS)
         b, cb = transform(frame, CORNERS)
         assert np.array_equal(a, b) and ca == cb, name
+
+
+@pytest.mark.parametrize("degrees, azimuth", [(35, 90), (45, 90), (45, 270), (45, 0), (0, 90)])
+def test_absolute_tilt_reaches_the_slant_and_the_board_stays_flat(degrees, azimuth):
+    """The camera ends up ``degrees`` from the board's normal, and the new corners are the same
+    flat rectangle seen another way: its true aspect, recovered from them, is unchanged."""
+    from calibration.geometry import field_aspect
+
+    frame = marked_frame()
+    image, corners = augment.tilt(frame, CORNERS, degrees, azimuth, absolute=True)
+    size = (frame.shape[1], frame.shape[0])
+    assert abs(augment.view_angle(corners, size) - degrees) < 0.5
+    assert abs(field_aspect(corners, size) - field_aspect(CORNERS, size)) < 0.01
+    q = np.array(corners)
+    assert (q >= 0).all() and (q[:, 0] < 640).all() and (q[:, 1] < 400).all()
+    if degrees:
+        # The edge the camera moved away from recedes: shorter than the one it moved towards.
+        near, far = {90: ((2, 3), (0, 1)), 270: ((0, 1), (2, 3)), 0: ((1, 2), (3, 0))}[azimuth]
+        assert np.linalg.norm(q[far[0]] - q[far[1]]) < 0.9 * np.linalg.norm(q[near[0]] - q[near[1]])
+
+
+def test_absolute_tilt_of_a_square_on_view_to_zero_keeps_the_frame():
+    frame = marked_frame()
+    square_on = ((169.5, 49.5), (469.5, 49.5), (469.5, 349.5), (169.5, 349.5))
+    image, corners = augment.tilt(frame, square_on, 0, absolute=True)
+    assert np.allclose(corners, square_on, atol=1e-6)
+    assert np.abs(image.astype(int) - frame).max() <= 1
+
+
+@pytest.mark.parametrize("blur", [lambda f: augment.defocus(f, CORNERS, 4.0),
+                                  lambda f: augment.motion_blur(f, CORNERS, 9.0, 30)])
+def test_blur_spreads_light_without_gaining_or_losing_it(blur):
+    """An even frame stays even; a bright dot spreads out (lower peak, wider) but its light,
+    summed in linear light, is kept: a point-spread function redistributes, never adds."""
+    flat = np.full((60, 80, 3), 120, np.uint8)
+    assert np.array_equal(blur(flat)[0], flat)
+    frame = np.zeros((60, 80, 3), np.uint8)
+    frame[28:32, 38:42] = 200
+    image, corners = blur(frame)
+    assert corners == CORNERS
+    before, after = augment.to_linear(frame).sum(), augment.to_linear(image).sum()
+    assert abs(after - before) < 0.02 * before
+    assert image.max() < 200 and (image[..., 0] > 0).sum() > 2 * (frame[..., 0] > 0).sum()
+
+
+def test_motion_blur_smears_along_its_direction_only():
+    frame = np.zeros((41, 41, 3), np.uint8)
+    frame[20, 20] = 255
+    image, _ = augment.motion_blur(frame, CORNERS, 10.0, 0)
+    lit = np.argwhere(image[..., 0] > 0)
+    assert set(lit[:, 0]) == {20} and lit[:, 1].min() <= 16 and lit[:, 1].max() >= 24
+
+
+def test_glare_only_brightens_around_its_spot_and_saturates_at_its_core():
+    frame = np.full((400, 640, 3), 40, np.uint8)
+    frame[::7] = 180  # some texture, so the clip and the falloff show
+    image, corners = augment.glare(frame, CORNERS, at=(0.5, 0.5), strength=1.2)
+    assert corners == CORNERS
+    assert (image >= frame).all()
+    centre = np.array(CORNERS).mean(axis=0)  # the field's centre, near its perspective centre
+    x, y = (int(round(v)) for v in centre)
+    assert (image[y - 3: y + 4, x - 3: x + 4] == 255).all()
+    # Far from the spot (a field corner) nothing changes.
+    cx, cy = (int(v) for v in CORNERS[0])
+    assert np.array_equal(image[cy - 5: cy + 5, cx - 5: cx + 5], frame[cy - 5: cy + 5, cx - 5: cx + 5])
+
+
+def test_smaller_fields_reach_their_width():
+    for width in (400, 320):
+        _, corners = augment.TRANSFORMS[f"field {width} px wide"](marked_frame(), CORNERS)
+        # The marked frame's field is only ~380 px wide: 400 keeps it, 320 shrinks it.
+        assert abs(augment.field_width(corners) - min(width, augment.field_width(CORNERS))) < 1.5
+
+
+def test_no_blur_leaves_the_frame():
+    frame = marked_frame()
+    assert np.array_equal(augment.defocus(frame, CORNERS, 0.0)[0], frame)
+    assert np.array_equal(augment.motion_blur(frame, CORNERS, 0.0)[0], frame)
