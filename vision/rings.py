@@ -114,6 +114,15 @@ def _smoothed_sobel_kernels(sigma: float) -> tuple[np.ndarray, np.ndarray]:
     >>> d, s = _smoothed_sobel_kernels(0.9)
     >>> bool(np.allclose(cv2.sepFilter2D(image, cv2.CV_32F, d, s), two, atol=1e-3))
     True
+
+    An 8-bit image filters to the same numbers as its float32 copy when its rows are as wide
+    as the canonical field's (each code is converted exactly, then summed alike; at other
+    widths OpenCV's scalar code for a row's last few values may round them differently):
+
+    >>> codes = np.random.default_rng(1).integers(0, 256, (30, 320, 3), np.uint8)
+    >>> bool(np.array_equal(cv2.sepFilter2D(codes, cv2.CV_32F, d, s),
+    ...                     cv2.sepFilter2D(codes.astype(np.float32), cv2.CV_32F, d, s)))
+    True
     """
     size = int(round(sigma * 4 * 2 + 1)) | 1  # OpenCV's size for a float image's Gaussian
     gauss = cv2.getGaussianKernel(size, sigma, cv2.CV_64F)[:, 0]
@@ -246,6 +255,11 @@ class RingScorer:
         # direction (the two kernels convolved): about half the time of the three passes, the
         # same numbers but for float rounding.
         edges = edge_lab(lab8, lab)
+        if edges is lab:
+            # The 8-bit Lab filtered straight into float32: OpenCV's row pass converts each
+            # code exactly and sums as it does for the float copy, with a quarter of the bytes
+            # to read (the same numbers on a canonical field: see _smoothed_sobel_kernels).
+            edges = lab8
         derivative, smoothing = _smoothed_sobel_kernels(max(0.7, radius * 0.06))
         gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing)
         gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative)
