@@ -17,6 +17,8 @@ radial edge).  Which centres make a stack is decided in :mod:`vision.checkers`.
 from __future__ import annotations
 
 import functools
+import math
+import threading
 from typing import Sequence
 
 import cv2
@@ -197,6 +199,42 @@ def _quarters(kernel: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int]]]:
     return parts
 
 
+#: Per thread, the buffers :func:`_scratch` lends (by slot).
+_SCRATCH = threading.local()
+
+
+def _scratch(slot: int, shape: tuple[int, ...], plane: int = 0) -> np.ndarray:
+    """A float32 array of ``shape`` (its contents left over, to be written over) for one of
+    :class:`RingScorer`'s full-size temporaries: a view of the buffer numbered ``slot`` that
+    this thread keeps from frame to frame, from the start of its ``plane``-th part of that
+    size (one buffer of a colour image's size holds three single-channel temporaries).
+
+    The maps of one frame's scorer are made with several megabytes of temporaries; made anew
+    for each frame they often come as fresh pages from the operating system (the allocator
+    hands large freed blocks back to it), whose faults cost more than the arithmetic on them
+    (about 1100 faults per frame, measured in a process doing nothing but reads).  Only
+    temporaries come from here, never the maps a scorer keeps: another frame's scorer may
+    still be in use.  A buffer grows with the largest field seen, with some room to spare
+    (fields differ in height from frame to frame).
+
+    >>> first = _scratch(0, (2, 3))
+    >>> again = _scratch(0, (3, 2))
+    >>> bool(np.shares_memory(first, again)), bool(np.shares_memory(first, _scratch(1, (2, 3))))
+    (True, False)
+    >>> bool(np.shares_memory(first, _scratch(0, (2, 3), plane=1)))
+    False
+    """
+    buffers = getattr(_SCRATCH, "buffers", None)
+    if buffers is None:
+        buffers = _SCRATCH.buffers = {}
+    size = math.prod(shape)
+    start, stop = plane * size, (plane + 1) * size
+    buffer = buffers.get(slot)
+    if buffer is None or buffer.size < stop:
+        buffer = buffers[slot] = np.empty(stop + stop // 4, np.float32)
+    return buffer[start:stop].reshape(shape)
+
+
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -260,26 +298,33 @@ class RingScorer:
             # code exactly and sums as it does for the float copy, with a quarter of the bytes
             # to read (the same numbers on a canonical field: see _smoothed_sobel_kernels).
             edges = lab8
+        # (Temporaries in this thread's reused buffers (see _scratch), the single-channel ones
+        # in the colour ones' buffers once those are done with, which are then still in the
+        # processor's cache; the maps kept, jxx and jxy becoming a and b, are new arrays.)
+        colour_shape, plane_shape = lab.shape, lab.shape[:2]
         derivative, smoothing = _smoothed_sobel_kernels(max(0.7, radius * 0.06))
-        gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing)
-        gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative)
+        gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing,
+                             dst=_scratch(0, colour_shape))
+        gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative,
+                             dst=_scratch(1, colour_shape))
         del edges
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
         channel_sum = np.ones((1, 3), np.float32)
-        jxy = cv2.transform(np.multiply(gx, gy), channel_sum)
+        jxy = cv2.transform(np.multiply(gx, gy, out=_scratch(2, colour_shape)), channel_sum)
         jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum)
-        jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum)
+        jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum,
+                            dst=_scratch(2, plane_shape))
         del gx, gy
-        energy = jxx + jyy
+        energy = np.add(jxx, jyy, out=_scratch(0, plane_shape))
         energy += 1e-6
-        mag = np.sqrt(energy)
+        mag = np.sqrt(energy, out=_scratch(0, plane_shape, plane=1))
         # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
         # but not its contrast against what surrounds it.  (A quarter of the pixels tell the
         # percentile as well as all of them.)
         cap = float(percentile(mag[::2, ::2], 80)) + 1e-3
         size = int(radius * LOCAL_WINDOW) | 1
-        norm = cv2.blur(mag, (size, size))
+        norm = cv2.blur(mag, (size, size), dst=_scratch(0, plane_shape, plane=2))
         norm *= LOCAL_GAIN
         # The floor is lowered where the neighbourhood is very dark (see DARK_LIGHTNESS): a
         # per-lightness table over the neighbourhood's mean lightness.  That mean varies
@@ -289,7 +334,7 @@ class RingScorer:
             (np.arange(256, dtype=np.float32) + DARK_OFFSET) / (DARK_LIGHTNESS + DARK_OFFSET), 1)
         light = cv2.blur(lab8[::4, ::4, 0], (size // 4 | 1,) * 2)
         floor = cv2.resize(cv2.LUT(light, floor.astype(np.float32)), (self.width, self.height),
-                           interpolation=cv2.INTER_LINEAR)
+                           dst=_scratch(1, plane_shape), interpolation=cv2.INTER_LINEAR)
         np.maximum(norm, floor, out=norm)
         # weight = min(mag / norm, 1) / energy
         weight = np.divide(mag, norm, out=mag)
