@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import threading
 from typing import Sequence
 
@@ -235,6 +236,41 @@ def _scratch(slot: int, shape: tuple[int, ...], plane: int = 0) -> np.ndarray:
     return buffer[start:stop].reshape(shape)
 
 
+def _recycled(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """An array of ``shape`` and ``dtype`` (its contents left over, to be written over) for
+    the map ``name`` that a :class:`RingScorer` keeps: a view of a buffer of this thread's
+    that an earlier frame's scorer made and nothing uses any more, else of a new one (kept for
+    the frames after).  The same fresh pages as :func:`_scratch`'s are saved this way.
+
+    A buffer is in use while anything but this pool refers to it: a scorer's map is a view of
+    it, and so is any view of that map a caller still holds.
+
+    >>> first = _recycled("doctest", (2, 3), np.float32)
+    >>> busy = _recycled("doctest", (2, 3), np.float32)   # ``first`` is still in use
+    >>> bool(np.shares_memory(first, busy))
+    False
+    >>> del first
+    >>> again = _recycled("doctest", (3, 2), np.float32)   # its buffer is free again
+    >>> bool(np.shares_memory(again, busy)), len(_SCRATCH.kept["doctest"])
+    (False, 2)
+    """
+    kept = getattr(_SCRATCH, "kept", None)
+    if kept is None:
+        kept = _SCRATCH.kept = {}
+    pool = kept.setdefault(name, [])
+    size = math.prod(shape)
+    for index in range(len(pool)):
+        # Referred to by the pool and getrefcount's own argument only: free.
+        if sys.getrefcount(pool[index]) > 2:
+            continue
+        if pool[index].size < size or pool[index].dtype != dtype:
+            pool[index] = np.empty(size + size // 4, dtype)  # too small: replaced
+        return pool[index][:size].reshape(shape)
+    buffer = np.empty(size + size // 4, dtype)
+    pool.append(buffer)
+    return buffer[:size].reshape(shape)
+
+
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -271,8 +307,11 @@ class RingScorer:
         # Every full-size map below is float32, computed in place where the input is not needed
         # any more: the arithmetic is the same, but fewer large temporaries are made and walked
         # through (this runs once per frame, on a cold cache).
-        lab8 = cv2.cvtColor(field, cv2.COLOR_BGR2LAB)
-        lab = lab8.astype(np.float32)
+        # (The maps kept in buffers that earlier frames' scorers no longer use: see _recycled.)
+        lab8 = cv2.cvtColor(field, cv2.COLOR_BGR2LAB,
+                            dst=_recycled("lab8", field.shape, np.uint8))
+        lab = _recycled("lab", field.shape, np.float32)
+        np.copyto(lab, lab8)
         #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
         self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
         self.lab = lab
@@ -311,8 +350,10 @@ class RingScorer:
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
         channel_sum = np.ones((1, 3), np.float32)
-        jxy = cv2.transform(np.multiply(gx, gy, out=_scratch(2, colour_shape)), channel_sum)
-        jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum)
+        jxy = cv2.transform(np.multiply(gx, gy, out=_scratch(2, colour_shape)), channel_sum,
+                            dst=_recycled("b", plane_shape, np.float32))
+        jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum,
+                            dst=_recycled("a", plane_shape, np.float32))
         jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum,
                             dst=_scratch(2, plane_shape))
         del gx, gy
@@ -353,15 +394,22 @@ class RingScorer:
         cos2_quarters, sin2_quarters = _ring_kernel_quarters(radius / 2)
         coarse = _filter(a_half, ring_cos2, cos2_quarters)
         coarse += _filter(b_half, ring_sin2, sin2_quarters)
-        self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        self.map = cv2.resize(coarse, (self.width, self.height),
+                              dst=_recycled("map", plane_shape, np.float32),
+                              interpolation=cv2.INTER_LINEAR)
         # Mean colour over the middle of a checker-sized disc, wanted at a few hundred places
         # only: box sums from the integral image of the 8-bit Lab (exact integers), padded as
         # cv2.blur pads, scaled as it scales (see colour_at).
         size = max(3, int(radius) | 1)
         pad = size // 2
         self._box = size
-        self._lab_sums = cv2.integral(
-            cv2.copyMakeBorder(lab8, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)).reshape(-1, 3)
+        padded_shape = (self.height + 2 * pad, self.width + 2 * pad, 3)
+        padded = cv2.copyMakeBorder(lab8, pad, pad, pad, pad, cv2.BORDER_REFLECT_101,
+                                    dst=_recycled("padded", padded_shape, np.uint8))
+        sums_shape = (padded_shape[0] + 1, padded_shape[1] + 1, 3)
+        self._lab_sums = cv2.integral(padded, sum=_recycled("sums", sums_shape, np.int32),
+                                      sdepth=cv2.CV_32S).reshape(-1, 3)
+        del padded
         self._sums_width = self.width + 2 * pad + 1
         # The ring's sample offsets (radius by direction): the same for every call.
         # (Radius first: the samples of one radius are then one block, and the best over the
