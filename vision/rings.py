@@ -13,6 +13,14 @@ radial edge).  Which centres make a stack is decided in :mod:`vision.checkers`.
 >>> full, _, _, _ = scorer.coverage(np.array([60.0, 30.0]), np.array([60.0, 30.0]))
 >>> [round(float(v), 2) for v in full]
 [1.0, 0.0]
+
+A scorer's maps stay its own while it is in use, whatever scorers are made after it (their
+buffers are recycled only from scorers nothing refers to any more):
+
+>>> _ = RingScorer(np.full((120, 120, 3), 90, np.uint8), radius=12.0)
+>>> full, _, _, _ = scorer.coverage(np.array([60.0, 30.0]), np.array([60.0, 30.0]))
+>>> [round(float(v), 2) for v in full]
+[1.0, 0.0]
 """
 from __future__ import annotations
 
