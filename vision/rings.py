@@ -244,6 +244,16 @@ def _scratch(slot: int, shape: tuple[int, ...], plane: int = 0) -> np.ndarray:
     return buffer[start:stop].reshape(shape)
 
 
+def _references_when_unused() -> int:
+    """What ``sys.getrefcount`` tells of an item of a list that nothing else refers to (the
+    list's reference and, on most interpreters, the call's own argument)."""
+    alone = [np.empty(0)]
+    return sys.getrefcount(alone[0])
+
+
+_UNUSED_REFS = _references_when_unused()
+
+
 def _recycled(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
     """An array of ``shape`` and ``dtype`` (its contents left over, to be written over) for
     the map ``name`` that a :class:`RingScorer` keeps: a view of a buffer of this thread's
@@ -268,8 +278,8 @@ def _recycled(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
     pool = kept.setdefault(name, [])
     size = math.prod(shape)
     for index in range(len(pool)):
-        # Referred to by the pool and getrefcount's own argument only: free.
-        if sys.getrefcount(pool[index]) > 2:
+        # Referred to by the pool alone (counted as a buffer nothing else holds counts): free.
+        if sys.getrefcount(pool[index]) > _UNUSED_REFS:
             continue
         if pool[index].size < size or pool[index].dtype != dtype:
             pool[index] = np.empty(size + size // 4, dtype)  # too small: replaced
