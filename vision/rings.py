@@ -13,10 +13,21 @@ radial edge).  Which centres make a stack is decided in :mod:`vision.checkers`.
 >>> full, _, _, _ = scorer.coverage(np.array([60.0, 30.0]), np.array([60.0, 30.0]))
 >>> [round(float(v), 2) for v in full]
 [1.0, 0.0]
+
+A scorer's maps stay its own while it is in use, whatever scorers are made after it (their
+buffers are recycled only from scorers nothing refers to any more):
+
+>>> _ = RingScorer(np.full((120, 120, 3), 90, np.uint8), radius=12.0)
+>>> full, _, _, _ = scorer.coverage(np.array([60.0, 30.0]), np.array([60.0, 30.0]))
+>>> [round(float(v), 2) for v in full]
+[1.0, 0.0]
 """
 from __future__ import annotations
 
 import functools
+import math
+import sys
+import threading
 from typing import Sequence
 
 import cv2
@@ -118,6 +129,15 @@ def _smoothed_sobel_kernels(sigma: float) -> tuple[np.ndarray, np.ndarray]:
     >>> d, s = _smoothed_sobel_kernels(0.9)
     >>> bool(np.allclose(cv2.sepFilter2D(image, cv2.CV_32F, d, s), two, atol=1e-3))
     True
+
+    An 8-bit image filters to the same numbers as its float32 copy when its rows are as wide
+    as the canonical field's (each code is converted exactly, then summed alike; at other
+    widths OpenCV's scalar code for a row's last few values may round them differently):
+
+    >>> codes = np.random.default_rng(1).integers(0, 256, (30, 320, 3), np.uint8)
+    >>> bool(np.array_equal(cv2.sepFilter2D(codes, cv2.CV_32F, d, s),
+    ...                     cv2.sepFilter2D(codes.astype(np.float32), cv2.CV_32F, d, s)))
+    True
     """
     size = int(round(sigma * 4 * 2 + 1)) | 1  # OpenCV's size for a float image's Gaussian
     gauss = cv2.getGaussianKernel(size, sigma, cv2.CV_64F)[:, 0]
@@ -192,6 +212,87 @@ def _quarters(kernel: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int]]]:
     return parts
 
 
+#: Per thread, the buffers :func:`_scratch` lends (by slot).
+_SCRATCH = threading.local()
+
+
+def _scratch(slot: int, shape: tuple[int, ...], plane: int = 0) -> np.ndarray:
+    """A float32 array of ``shape`` (its contents left over, to be written over) for one of
+    :class:`RingScorer`'s full-size temporaries: a view of the buffer numbered ``slot`` that
+    this thread keeps from frame to frame, from the start of its ``plane``-th part of that
+    size (one buffer of a colour image's size holds three single-channel temporaries).
+
+    The maps of one frame's scorer are made with several megabytes of temporaries; made anew
+    for each frame they often come as fresh pages from the operating system (the allocator
+    hands large freed blocks back to it), whose faults cost more than the arithmetic on them
+    (about 1100 faults per frame, measured in a process doing nothing but reads).  Only
+    temporaries come from here, never the maps a scorer keeps: another frame's scorer may
+    still be in use.  A buffer grows with the largest field seen, with some room to spare
+    (fields differ in height from frame to frame).
+
+    >>> first = _scratch(0, (2, 3))
+    >>> again = _scratch(0, (3, 2))
+    >>> bool(np.shares_memory(first, again)), bool(np.shares_memory(first, _scratch(1, (2, 3))))
+    (True, False)
+    >>> bool(np.shares_memory(first, _scratch(0, (2, 3), plane=1)))
+    False
+    """
+    buffers = getattr(_SCRATCH, "buffers", None)
+    if buffers is None:
+        buffers = _SCRATCH.buffers = {}
+    size = math.prod(shape)
+    start, stop = plane * size, (plane + 1) * size
+    buffer = buffers.get(slot)
+    if buffer is None or buffer.size < stop:
+        buffer = buffers[slot] = np.empty(stop + stop // 4, np.float32)
+    return buffer[start:stop].reshape(shape)
+
+
+def _references_when_unused() -> int:
+    """What ``sys.getrefcount`` tells of an item of a list that nothing else refers to (the
+    list's reference and, on most interpreters, the call's own argument)."""
+    alone = [np.empty(0)]
+    return sys.getrefcount(alone[0])
+
+
+_UNUSED_REFS = _references_when_unused()
+
+
+def _recycled(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """An array of ``shape`` and ``dtype`` (its contents left over, to be written over) for
+    the map ``name`` that a :class:`RingScorer` keeps: a view of a buffer of this thread's
+    that an earlier frame's scorer made and nothing uses any more, else of a new one (kept for
+    the frames after).  The same fresh pages as :func:`_scratch`'s are saved this way.
+
+    A buffer is in use while anything but this pool refers to it: a scorer's map is a view of
+    it, and so is any view of that map a caller still holds.
+
+    >>> first = _recycled("doctest", (2, 3), np.float32)
+    >>> busy = _recycled("doctest", (2, 3), np.float32)   # ``first`` is still in use
+    >>> bool(np.shares_memory(first, busy))
+    False
+    >>> del first
+    >>> again = _recycled("doctest", (3, 2), np.float32)   # its buffer is free again
+    >>> bool(np.shares_memory(again, busy)), len(_SCRATCH.kept["doctest"])
+    (False, 2)
+    """
+    kept = getattr(_SCRATCH, "kept", None)
+    if kept is None:
+        kept = _SCRATCH.kept = {}
+    pool = kept.setdefault(name, [])
+    size = math.prod(shape)
+    for index in range(len(pool)):
+        # Referred to by the pool alone (counted as a buffer nothing else holds counts): free.
+        if sys.getrefcount(pool[index]) > _UNUSED_REFS:
+            continue
+        if pool[index].size < size or pool[index].dtype != dtype:
+            pool[index] = np.empty(size + size // 4, dtype)  # too small: replaced
+        return pool[index][:size].reshape(shape)
+    buffer = np.empty(size + size // 4, dtype)
+    pool.append(buffer)
+    return buffer[:size].reshape(shape)
+
+
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -228,8 +329,11 @@ class RingScorer:
         # Every full-size map below is float32, computed in place where the input is not needed
         # any more: the arithmetic is the same, but fewer large temporaries are made and walked
         # through (this runs once per frame, on a cold cache).
-        lab8 = cv2.cvtColor(field, cv2.COLOR_BGR2LAB)
-        lab = lab8.astype(np.float32)
+        # (The maps kept in buffers that earlier frames' scorers no longer use: see _recycled.)
+        lab8 = cv2.cvtColor(field, cv2.COLOR_BGR2LAB,
+                            dst=_recycled("lab8", field.shape, np.uint8))
+        lab = _recycled("lab", field.shape, np.float32)
+        np.copyto(lab, lab8)
         #: Where the playing field is in the image (x0, y0, x1, y1); rims outside do not count.
         self.field_box = field_box or (0, 0, field.shape[1], field.shape[0])
         self.lab = lab
@@ -250,26 +354,40 @@ class RingScorer:
         # direction (the two kernels convolved): about half the time of the three passes, the
         # same numbers but for float rounding.
         edges = edge_lab(lab8, lab)
+        if edges is lab:
+            # The 8-bit Lab filtered straight into float32: OpenCV's row pass converts each
+            # code exactly and sums as it does for the float copy, with a quarter of the bytes
+            # to read (the same numbers on a canonical field: see _smoothed_sobel_kernels).
+            edges = lab8
+        # (Temporaries in this thread's reused buffers (see _scratch), the single-channel ones
+        # in the colour ones' buffers once those are done with, which are then still in the
+        # processor's cache; the maps kept, jxx and jxy becoming a and b, are new arrays.)
+        colour_shape, plane_shape = lab.shape, lab.shape[:2]
         derivative, smoothing = _smoothed_sobel_kernels(max(0.7, radius * 0.06))
-        gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing)
-        gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative)
+        gx = cv2.sepFilter2D(edges, cv2.CV_32F, derivative, smoothing,
+                             dst=_scratch(0, colour_shape))
+        gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative,
+                             dst=_scratch(1, colour_shape))
         del edges
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
         channel_sum = np.ones((1, 3), np.float32)
-        jxy = cv2.transform(np.multiply(gx, gy), channel_sum)
-        jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum)
-        jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum)
+        jxy = cv2.transform(np.multiply(gx, gy, out=_scratch(2, colour_shape)), channel_sum,
+                            dst=_recycled("b", plane_shape, np.float32))
+        jxx = cv2.transform(np.multiply(gx, gx, out=gx), channel_sum,
+                            dst=_recycled("a", plane_shape, np.float32))
+        jyy = cv2.transform(np.multiply(gy, gy, out=gy), channel_sum,
+                            dst=_scratch(2, plane_shape))
         del gx, gy
-        energy = jxx + jyy
+        energy = np.add(jxx, jyy, out=_scratch(0, plane_shape))
         energy += 1e-6
-        mag = np.sqrt(energy)
+        mag = np.sqrt(energy, out=_scratch(0, plane_shape, plane=1))
         # Edge strength relative to the neighbourhood's: glare and shadow lower a rim's contrast
         # but not its contrast against what surrounds it.  (A quarter of the pixels tell the
         # percentile as well as all of them.)
         cap = float(percentile(mag[::2, ::2], 80)) + 1e-3
         size = int(radius * LOCAL_WINDOW) | 1
-        norm = cv2.blur(mag, (size, size))
+        norm = cv2.blur(mag, (size, size), dst=_scratch(0, plane_shape, plane=2))
         norm *= LOCAL_GAIN
         # The floor is lowered where the neighbourhood is very dark (see DARK_LIGHTNESS): a
         # per-lightness table over the neighbourhood's mean lightness.  That mean varies
@@ -279,7 +397,7 @@ class RingScorer:
             (np.arange(256, dtype=np.float32) + DARK_OFFSET) / (DARK_LIGHTNESS + DARK_OFFSET), 1)
         light = cv2.blur(lab8[::4, ::4, 0], (size // 4 | 1,) * 2)
         floor = cv2.resize(cv2.LUT(light, floor.astype(np.float32)), (self.width, self.height),
-                           interpolation=cv2.INTER_LINEAR)
+                           dst=_scratch(1, plane_shape), interpolation=cv2.INTER_LINEAR)
         np.maximum(norm, floor, out=norm)
         # weight = min(mag / norm, 1) / energy
         weight = np.divide(mag, norm, out=mag)
@@ -298,15 +416,22 @@ class RingScorer:
         cos2_quarters, sin2_quarters = _ring_kernel_quarters(radius / 2)
         coarse = _filter(a_half, ring_cos2, cos2_quarters)
         coarse += _filter(b_half, ring_sin2, sin2_quarters)
-        self.map = cv2.resize(coarse, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        self.map = cv2.resize(coarse, (self.width, self.height),
+                              dst=_recycled("map", plane_shape, np.float32),
+                              interpolation=cv2.INTER_LINEAR)
         # Mean colour over the middle of a checker-sized disc, wanted at a few hundred places
         # only: box sums from the integral image of the 8-bit Lab (exact integers), padded as
         # cv2.blur pads, scaled as it scales (see colour_at).
         size = max(3, int(radius) | 1)
         pad = size // 2
         self._box = size
-        self._lab_sums = cv2.integral(
-            cv2.copyMakeBorder(lab8, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)).reshape(-1, 3)
+        padded_shape = (self.height + 2 * pad, self.width + 2 * pad, 3)
+        padded = cv2.copyMakeBorder(lab8, pad, pad, pad, pad, cv2.BORDER_REFLECT_101,
+                                    dst=_recycled("padded", padded_shape, np.uint8))
+        sums_shape = (padded_shape[0] + 1, padded_shape[1] + 1, 3)
+        self._lab_sums = cv2.integral(padded, sum=_recycled("sums", sums_shape, np.int32),
+                                      sdepth=cv2.CV_32S).reshape(-1, 3)
+        del padded
         self._sums_width = self.width + 2 * pad + 1
         # The ring's sample offsets (radius by direction): the same for every call.
         # (Radius first: the samples of one radius are then one block, and the best over the
