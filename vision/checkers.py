@@ -764,8 +764,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     h = geometry.height
     m = geometry.margin
     slack = min(m, 0.15 * radius)
-    # A rim under the frame's lip at the near or far edge is unseen, not missing (see
-    # vision.rings.LIP_BAND).
+    # A rim under the frame's lip at the near or far edge (a point's own edge, where its side is
+    # given) is unseen, not missing (see vision.rings.LIP_BAND).
     scorer = RingScorer(field, radius, (m - slack, m - slack, m + geometry.width + slack,
                                         m + h + slack),  # field coordinates + m = image's
                         unseen=True)

@@ -324,8 +324,9 @@ class RingScorer:
                  unseen: bool = False) -> None:
         """``field_box``: where the playing field is in the image (x0, y0, x1, y1; default the
         whole image).  ``unseen``: ring directions whose rim would lie under the frame's lip
-        at the field's near or far edge count as unseen unless they show one (see
-        :data:`LIP_BAND`); without it only those whose rim lies beyond those edges do."""
+        at the field's near or far edge (only the point's own edge where a call gives the
+        point's side) count as unseen unless they show one (see :data:`LIP_BAND`); without it
+        only those whose rim lies beyond those edges do."""
         # Every full-size map below is float32, computed in place where the input is not needed
         # any more: the arithmetic is the same, but fewer large temporaries are made and walked
         # through (this runs once per frame, on a cold cache).
