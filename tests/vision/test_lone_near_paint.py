@@ -14,7 +14,11 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from vision.checkers import OFF_PAINT, SAME_PAINT, _Candidates, _paint_gap, _paint_lone
+from vision.checkers import (
+    OFF_PAINT, SAME_PAINT, _Candidates, _paint_gap, _paint_lone, find_checkers,
+)
+from vision.reader import rectify
+from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
 
 GEOMETRY = BoardGeometry.default(aspect=0.9)
@@ -76,3 +80,19 @@ def test_a_reading_near_its_paint_needs_a_rim_step_or_line(kind, empty):
     assert SAME_PAINT <= gap < OFF_PAINT
     found = _paint_lone(scorer, candidates, [(("bottom", COLUMN), 0, SIBLINGS)], centres, RADIUS)
     assert found == ([("bottom", COLUMN)] if empty else [])
+
+
+@pytest.mark.parametrize("seed, row, column, count", [
+    (1057, "top", 4, 0),  # glare lifting a walnut board's ivory base
+    (1549, "bottom", 10, 0),  # glare on a green-cork base
+    (2801, "top", 9, 0),  # glare on a green-cork base
+    (1819, "bottom", 4, 1),  # a checker near its point's paint: a faint step, a clear line
+    (595, "top", 1, 1),  # a checker near its point's paint: a step, no line
+])
+def test_hard_renders_near_paint_decisions(seed, row, column, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    truth = getattr(scene.truth, row)[column]
+    assert (truth.count if truth else 0) == count
+    rect = rectify(scene.image, scene.corners)
+    found = find_checkers(rect.field, rect.geometry)
+    assert found.row(row)[column].count == count
