@@ -25,7 +25,8 @@ of the same paint).  A lone checker whose near arc hides under the frame's lip m
 the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
 rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
 A lone checker of the point's own paint must show that far rim as a step at its radius: glare
-or shading across an empty base rings on that arc too, but as a ramp.  Such a checker's rim
+or shading across an empty base rings on that arc too, but as a ramp (a base whose middle glare
+lifts a little off the paint must show that step or its rim as a line).  Such a checker's rim
 may be too faint for the usual share of rim at all; it is still taken when that step is in
 lightness, at one distance in every direction of the arc (a circle: blotches of paint, a
 shadow's soft edge or a die's straight side beyond the base are not), and a line darker or
@@ -1815,7 +1816,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     the threshold that has a colour of its own and a clear rim where an empty base shows none.
 
     A lone reading clear of the facing stack that has the point's paint must show its far rim
-    as a step (:func:`_paint_lone`).
+    as a step; one near it (glare's lift), as a step or a line (:func:`_paint_lone`).
 
     The point's paint is taken from the empty points of the same row that share its paint
     (every other point), at the same distance from the edge: the spot one diameter further
@@ -1975,6 +1976,16 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     :data:`LONE_RIM_STEP`).  Glare or shading across a base makes its paint there differ from
     the paint further along the point (which lets the far arc off its test, see
     :data:`LONE_FAR_ARC`) and rings on that arc, but changes evenly along the axis.
+
+    Glare or a shade may also lift a base's middle a little off the paint (:func:`_paint_gap`
+    from :data:`SAME_PAINT` up to :data:`OFF_PAINT`), where it passes for a checker of a colour
+    of its own: such a reading is an empty base too when its far arc shows neither that step
+    nor a rim line beyond the lightness of both its sides (:func:`_far_rim_line` below
+    :data:`LONE_RIM_LINE`); glare's edge is a ramp, and a checker of a colour near the paint's
+    shows one or the other.  Synthetic hard seeds 0-2999 (corners given) and the real photos
+    under every transform, lone readings so near the paint: the glare-lit bases step 0.8 to
+    1.8 with lines of -10 to -1.9; the checkers step at least 2.1 or, where less (one, 1.6),
+    show a line of 9.
     """
     if not readings:
         return []
@@ -1992,9 +2003,17 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         start += len(siblings)
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
+        if gap >= OFF_PAINT:
+            continue
         cand = candidates[point]
-        if gap < SAME_PAINT and _far_step(scorer.lab, float(cand.px[j]), float(cand.py[j]),
-                                          radius, point[0] == "top") < LONE_RIM_STEP:
+        x, y, edge_up = float(cand.px[j]), float(cand.py[j]), point[0] == "top"
+        if _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
+            continue
+        # Near the paint but not of it: glare or shade lifting a base's colour, or a checker
+        # of a colour close to the paint's whose rim is a line (a bevel, a groove) rather
+        # than a step from face to paint.
+        if (gap < SAME_PAINT
+                or _far_rim_line(scorer.lab[:, :, 0], x, y, radius, edge_up) < LONE_RIM_LINE):
             empty.append(point)
     return empty
 
