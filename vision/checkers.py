@@ -206,6 +206,14 @@ _SQUARED_WEIGHTS = np.square(weighted(np.ones((1, 3), np.float32)))
 RECOUNT_LEAST = 4
 PERIOD_CLEAR = 0.6
 PERIOD_WHOLE = 0.35
+#: A rhythm that is not clear (a blurred or dim pile: autocorrelation under
+#: :data:`PERIOD_CLEAR`) still counts a stack again when the stack's span lies within
+#: :data:`PERIOD_TIGHT` of a whole number of its steps and every checker of the recounted
+#: stack shows at least :data:`MEMBER_FLOOR` of its rim where it is put (:func:`_recount`).  On
+#: synthetic hard seeds 0-2999 (corners given), over the 5583 chains of four or more with a
+#: rhythm, no chain read right had a rhythm that disagreed with it and came within 0.25 of a
+#: whole number of steps; the span lies within 0.15 of one for 90% of them.
+PERIOD_TIGHT = 0.1
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -1785,7 +1793,9 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     one or more checkers too many (or skip every other one) between the right base and top;
     the spacing of the rims does not depend on how well each rim shows.  When the rhythm is
     clear and says a whole number of steps other than the chain's, the stack becomes that many
-    checkers evenly spaced from the same base to the same top (added to ``cand``).
+    checkers evenly spaced from the same base to the same top (added to ``cand``).  A faint
+    rhythm does so only when the span is a tight whole number of its steps and every checker
+    placed shows a rim (:data:`PERIOD_TIGHT`).
     """
     if len(chain) < RECOUNT_LEAST:
         return None
@@ -1795,10 +1805,15 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     x = float(np.median(cand.px[order]))
     step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]),
                                 radius)
-    if clear < PERIOD_CLEAR or step <= 0:
+    if step <= 0:
         return None
     steps = span / step
     n = int(round(steps)) + 1
+    # A faint rhythm is trusted only to a tight whole number of steps, and only where the
+    # rims are (checked below, once the recounted centres are placed).
+    faint = clear < PERIOD_CLEAR
+    if faint and (n > 15 or n == len(chain) or abs(steps + 1 - n) > PERIOD_TIGHT):
+        return None
     if n > 15:
         # No pile holds more than fifteen: a clear rhythm that counts more over the stack
         # found runs past the pile's end (its last checkers on the facing point's paint of
@@ -1816,6 +1831,8 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     ys = cand.py[first] + (cand.py[last] - cand.py[first]) * share
     dist = cand.ys[first] + (cand.ys[last] - cand.ys[first]) * share
     full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
+    if faint and np.maximum(full, np.maximum(no_far, no_near)).min(initial=1.0) < MEMBER_FLOOR:
+        return None
     base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
                     ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [first] + list(range(base, base + n - 2)) + [last]

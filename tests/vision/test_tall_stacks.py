@@ -7,6 +7,13 @@ its top's whole rim (seed 2066: red 13, top 0.8125 with a mean of 0.92), and the
 read empty.  A fit that no fit passes clearly is now taken when every checker shows at least
 :data:`~vision.checkers.MEMBER_FLOOR` and it falls short by no more than one direction
 (:func:`vision.checkers._nearly_whole_pile`).
+
+A tall stack's count follows the rhythm of its rims only where that rhythm is clear
+(:data:`~vision.checkers.PERIOD_CLEAR`); a blurred pile's is faint, yet says the right count
+when the stack's span is a whole number of its steps.  Seeds 2180 (red 8 read 7, rhythm 7.09
+steps at 0.28) and 2262 (red 13 read 15, 11.97 steps at 0.34) are now recounted from a faint
+rhythm that lands within :data:`~vision.checkers.PERIOD_TIGHT` of a whole number of steps and
+places every checker on a rim.
 """
 from __future__ import annotations
 
@@ -40,4 +47,10 @@ def test_a_missing_member_a_short_pile_or_a_dim_top_is_not():
 def test_hard_frames_with_a_blurred_tall_stack_read_right(seed: int, tallest: int):
     """Development seeds 1008 (fm-tan, blue 8 read empty) and 2066 (tournament, red 13 read
     empty)."""
+    assert_hard_frame_counts_read(seed, tallest)
+
+
+@pytest.mark.parametrize("seed, tallest", [(2180, 8), (2262, 13)])
+def test_hard_frames_recounted_from_a_faint_tight_rhythm_read_right(seed: int, tallest: int):
+    """Development seeds 2180 (fm-tan, red 8 read 7) and 2262 (blue-white, red 13 read 15)."""
     assert_hard_frame_counts_read(seed, tallest)
