@@ -169,6 +169,21 @@ LONE_EDGE_REACH = 1.2
 #: whose rays stay on the paint, are averaged.
 PAINT_END_MOST = 4
 PAINT_END_STEPS = (1.4, 2.45)
+#: A small stack (:data:`PAINT_END_MOST` checkers or fewer) of white checkers in glare clipped
+#: to plain white (:data:`CLIPPED_LIGHTNESS`) shows its next checker's rim only where it meets
+#: something darker (the point's paint, the board's print): the ring directions where every
+#: sample across the rim is clipped could show nothing, rim or not.  The candidate one stack
+#: step beyond its last checker (:data:`PAINT_END_STEPS`), clipped white in its middle too and
+#: clearly of its colour (:data:`HIDDEN_END_JUMP`), is taken when, over the directions that
+#: could show a rim, it shows the threshold's share of one all round and
+#: :data:`LONE_FAR_ARC` of one on its far arc (an empty stretch of paint beyond a stack's end
+#: rings on its near arc, the last checker's rim, and on the triangle's sides, but not there),
+#: and at least :data:`CLIPPED_SEEN_LEAST` of its ring could show one (see
+#: :func:`_clipped_stack_ends`).  Synthetic hard seeds 0-2999 (corners given), the clipped
+#: candidates one touching step beyond such stacks' ends: the true next checkers taken show
+#: 0.90 to 1.0 of the seen ring and 0.71 to 1.0 of the seen far arc; the one nothing else
+#: shows 0.92 all round but 0.50 on the far arc, the rest under 0.78 all round.
+CLIPPED_SEEN_LEAST = 0.4
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
 FACING_TOUCH = 2.6
@@ -752,6 +767,81 @@ def _without_odd_hidden_end(cand: _Candidates, chain: list[int], radius: float,
     return chain
 
 
+def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                        threshold: float, limit: float, height: int) -> None:
+    """Small stacks whose last checker is clipped white by glare take their next checkers
+    where the rims show over the directions that could show one (see
+    :data:`CLIPPED_SEEN_LEAST`), one at a time, evenly spaced, clear of the facing stack.
+    """
+    # (Few stacks end clipped white: plain Python until one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    clipped = _f32(CLIPPED_LIGHTNESS)
+    lightness = scorer.lab[:, :, 0]
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > PAINT_END_MOST:
+            continue
+        light = cand.colours[:, 0].tolist()
+        if light[chain[-1]] < clipped:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        edge_up, ys = row == "top", cand.ys.tolist()
+        grown = list(chain)
+        while len(grown) <= PAINT_END_MOST:
+            last = grown[-1]
+            beyond = [k for k, y in enumerate(ys)
+                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                      and y < facing - FACING_TOUCH * radius and light[k] >= clipped
+                      and cand.distances[last][k] < HIDDEN_END_JUMP]
+            if len(grown) >= 2:
+                before = ys[last] - ys[grown[-2]]
+                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+            if not beyond:
+                break
+            idx = np.array(beyond)
+            seen = _clipped_seen_shares(scorer, lightness, cand.px[idx], cand.py[idx], radius,
+                                        edge_up)
+            passing = [(share, k) for k, share, far, seen_part in zip(beyond, *seen)
+                       if seen_part >= CLIPPED_SEEN_LEAST and share >= threshold
+                       and far >= LONE_FAR_ARC]
+            if not passing:
+                break
+            grown.append(max(passing)[1])
+        if len(grown) > len(chain):
+            chains[row, column] = (grown, rival)
+
+
+def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
+                         ys: np.ndarray, radius: float, edge_up: bool
+                         ) -> tuple[list[float], list[float], list[float]]:
+    """Per centre: the share of ring directions showing a rim all round and on the far arc
+    (:meth:`RingScorer.coverage`), each over the directions that are not clipped white
+    (:func:`_clipped_shares`), and the share of the ring that is not.
+
+    >>> light = np.full((60, 60, 3), 255, np.uint8)
+    >>> scorer = RingScorer(light, 8.0)
+    >>> _clipped_seen_shares(scorer, scorer.lab[:, :, 0], np.float32([30.0]),
+    ...                      np.float32([30.0]), 8.0, True)
+    ([0.0], [0.0], [0.0])
+    """
+    full, _, _, far = scorer.coverage(xs, ys, edge_up)
+    clip_full, clip_no_far, _ = _clipped_shares(lightness, xs, ys, radius, edge_up)
+    # The far arc's directions, and the clipped ones among them, from the shares all round
+    # and without the far arc (_clipped_shares gives no far arc of its own).
+    angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+    far_count = int((np.abs(np.sin(angles)) > np.cos(np.radians(AXIS_ARC_DEG))).sum()) // 2
+    clip_far = (clip_full * COVERAGE_ANGLES - clip_no_far * (COVERAGE_ANGLES - far_count)
+                ) / far_count
+    seen_part = 1.0 - clip_full
+    seen_full = np.where(seen_part > 0, full / np.maximum(seen_part, 1e-3), 0.0)
+    seen_far = np.where(1.0 - clip_far > 0, far / np.maximum(1.0 - clip_far, 1e-3), 0.0)
+    return (np.minimum(seen_full, 1.0).tolist(), np.minimum(seen_far, 1.0).tolist(),
+            seen_part.tolist())
+
+
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                   threshold: float = COVERAGE_THRESHOLD, layered: bool = False) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image.
@@ -812,6 +902,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
+    _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
