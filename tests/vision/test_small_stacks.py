@@ -7,6 +7,9 @@ seeds 2917, white 3 read 2; 2963, white 2 read 1; 656, white 3 read 1).  Its rim
 scored over the directions that could show one (:func:`vision.checkers._clipped_stack_ends`);
 an empty stretch of paint beyond a stack's end rings on its near arc (the last checker's rim)
 but not on its far arc.
+
+A stack of five or fewer lies flat, each checker touching the one before: a ring a tight step
+(under :data:`vision.checkers.TIGHT_STEP` radii) beyond a checker is no checker of its stack.
 """
 from __future__ import annotations
 
@@ -67,6 +70,9 @@ def test_a_clipped_stack_takes_its_next_checker():
     assert chains["top", 0][0] == [0]
 
 
-@pytest.mark.parametrize("seed, tallest", [(2917, 3), (2963, 2), (656, 3)])
-def test_hard_frames_with_clipped_white_stacks_are_read(seed: int, tallest: int):
+@pytest.mark.parametrize("seed, tallest", [(2917, 3), (2963, 2), (656, 3), (1804, 1), (2733, 15)])
+def test_hard_frames_with_small_stacks_are_read(seed: int, tallest: int):
+    """Clipped white stacks (2917, 2963, 656), and a lone checker with a ring a tight step
+    beyond it read as its stack's second checker (1804: the point's paint; 2733: the end of
+    the facing pile of fifteen), see :data:`vision.checkers.FLAT_MOST`."""
     assert_hard_frame_counts_read(seed, tallest)
