@@ -706,10 +706,15 @@ class _Candidates:
     contact_free: np.ndarray | None = None
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
     _distances: np.ndarray | None = dc_field(default=None, repr=False)
+    #: How many of the candidates the ring map proposed (the first ones); those after them
+    #: are the centres of whole-stack models fitted later (:meth:`add`).
+    proposed: int = dc_field(default=-1, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
             self.contact_free = self.full.copy()
+        if self.proposed < 0:
+            self.proposed = len(self.ys)
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
             evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
@@ -747,10 +752,20 @@ class _Candidates:
         return self._distances
 
     def chain(self, radius: float, threshold: float, limit: float,
-              first_min: float = FIRST_MIN) -> tuple[list[int], float]:
-        chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, self.colours, first_min, self.far_arc,
-                              lambda: self.close, self.contact_free, lambda: self.distances)
+              first_min: float = FIRST_MIN, proposed_only: bool = False
+              ) -> tuple[list[int], float]:
+        """The best stack over the candidates (:func:`_chain`); ``proposed_only``: over those
+        the ring map proposed, not the centres of models fitted since."""
+        if proposed_only and self.proposed < len(self.ys):
+            p = self.proposed
+            chain, rival = _chain(self.ys[:p], self.full[:p], self.no_far[:p], self.no_near[:p],
+                                  radius, threshold, limit, self.colours[:p], first_min,
+                                  self.far_arc[:p], lambda: [r[:p] for r in self.close[:p]],
+                                  self.contact_free[:p], lambda: self.distances[:p, :p])
+        else:
+            chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius,
+                                  threshold, limit, self.colours, first_min, self.far_arc,
+                                  lambda: self.close, self.contact_free, lambda: self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
@@ -2619,12 +2634,15 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
         def strength(c: _Candidates, chain: list[int]) -> float:
             return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))
         top_weaker = strength(top, top_chain) < strength(bottom, bottom_chain)
+    # The weaker stack is read again over what the ring map proposed: the centres of a
+    # whole-stack model fitted to it (its evidence taken with the fit's slack) belong to a
+    # stack the other one's claim has just refuted.
     if top_weaker:
         chains["top", column] = top.chain(radius, threshold, height - bottom_end - 1.6 * radius,
-                                          first_min)
+                                          first_min, proposed_only=True)
     else:
         chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
-                                                first_min)
+                                                first_min, proposed_only=True)
 
 
 def _rises(cand: _Candidates, chain: list[int]) -> bool | None:

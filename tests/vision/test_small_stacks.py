@@ -70,9 +70,12 @@ def test_a_clipped_stack_takes_its_next_checker():
     assert chains["top", 0][0] == [0]
 
 
-@pytest.mark.parametrize("seed, tallest", [(2917, 3), (2963, 2), (656, 3), (1804, 1), (2733, 15)])
+@pytest.mark.parametrize("seed, tallest", [(2917, 3), (2963, 2), (656, 3), (1804, 1), (2733, 15),
+                                            (2978, 12)])
 def test_hard_frames_with_small_stacks_are_read(seed: int, tallest: int):
     """Clipped white stacks (2917, 2963, 656), and a lone checker with a ring a tight step
     beyond it read as its stack's second checker (1804: the point's paint; 2733: the end of
-    the facing pile of fifteen), see :data:`vision.checkers.FLAT_MOST`."""
+    the facing pile of fifteen), see :data:`vision.checkers.FLAT_MOST`; an empty point whose
+    faint whole-stack fit the facing white 12 refuted, read again over the fit's own centres
+    (2978: read white 2), see :func:`vision.checkers._share_column`."""
     assert_hard_frame_counts_read(seed, tallest)
