@@ -189,11 +189,13 @@ CLIPPED_SEEN_LEAST = 0.4
 #: radii, less where hands push them together or the view foreshortens them).  A step shorter
 #: than :data:`TIGHT_STEP` in such a stack, where the checker on top would hide the other's rim
 #: across the whole arc toward it, is no checker of it: a ring between the stack's last checker
-#: and what lies beyond (a facing pile's end, its point's paint) sees both their rims.  The
-#: stack ends before that step (see :func:`_without_tight_steps`).  Synthetic hard seeds 0-2999
-#: (corners given): the stacks of 2 to 5 read right have steps of 1.41 radii or more; the two
-#: read one too many, 1.03 and 1.24.  (Stacks built in layers, when asked for, lie a tight step
-#: from the layer under them: :mod:`vision.layers` reads them.)
+#: and what lies beyond (a facing pile's end, its point's paint) sees both their rims, and
+#: shows less than a whole one itself (a checker pushed onto the one before shows its whole
+#: rim).  The stack ends before that step (see :func:`_without_tight_steps`).  Synthetic hard
+#: seeds 0-2999 (corners given): the stacks of 2 to 5 read right have steps of 1.41 radii or
+#: more; the two read one too many, 1.03 and 1.24 (the checker beyond, 0.66 all round).
+#: (Stacks built in layers, when asked for, lie a tight step from the layer under them:
+#: :mod:`vision.layers` reads them.)
 FLAT_MOST = 5
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
@@ -840,15 +842,17 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
             chains[row, column] = (grown, rival)
 
 
-def _without_tight_steps(candidates: dict, chains: dict, radius: float) -> None:
+def _without_tight_steps(candidates: dict, chains: dict, radius: float, threshold: float
+                         ) -> None:
     """Stacks of at most :data:`FLAT_MOST` checkers end before their first step shorter than
-    :data:`TIGHT_STEP` radii; a checker so left alone must show its far arc as a lone one
-    does (:data:`LONE_FAR_ARC`), else the point is read empty.
+    :data:`TIGHT_STEP` radii to a checker short of ``threshold`` all round (lying under the one
+    before, not on it); a checker so left alone must show its far arc as a lone one does
+    (:data:`LONE_FAR_ARC`), else the point is read empty.
 
     >>> cand = _Candidates(np.float32([12, 26, 50]), *(np.zeros(3, np.float32),) * 5,
     ...                    np.zeros((3, 3), np.float32), np.ones(3, np.float32))
     >>> chains = {("top", 0): ([0, 1], 0.0), ("top", 1): ([0, 2], 0.0)}
-    >>> _without_tight_steps({("top", 0): cand, ("top", 1): cand}, chains, 11.5)
+    >>> _without_tight_steps({("top", 0): cand, ("top", 1): cand}, chains, 11.5, 0.82)
     >>> chains[("top", 0)][0], chains[("top", 1)][0]
     ([0], [0, 2])
     """
@@ -859,8 +863,10 @@ def _without_tight_steps(candidates: dict, chains: dict, radius: float) -> None:
             continue
         ys = cand.ys.tolist()
         order = sorted(chain, key=ys.__getitem__)
-        cut = next((k for k in range(1, len(order)) if ys[order[k]] - ys[order[k - 1]] < tight),
-                   None)
+        # (A checker a tight step beyond the one before that shows its whole rim lies on it,
+        # as the next of a stack built from the edge does: players may push a few together.)
+        cut = next((k for k in range(1, len(order)) if ys[order[k]] - ys[order[k - 1]] < tight
+                    and cand.full[order[k]] < threshold), None)
         if cut is None:
             continue
         kept = order[:cut]
@@ -959,7 +965,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
     if not layered:  # a second layer lies a tight step from the first: read_layered's
-        _without_tight_steps(candidates, chains, radius)
+        _without_tight_steps(candidates, chains, radius, threshold)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
