@@ -174,6 +174,34 @@ LONE_EDGE_REACH = 1.2
 #: whose rays stay on the paint, are averaged.
 PAINT_END_MOST = 4
 PAINT_END_STEPS = (1.4, 2.45)
+#: A small stack (:data:`PAINT_END_MOST` checkers or fewer) of white checkers in glare clipped
+#: to plain white (:data:`CLIPPED_LIGHTNESS`) shows its next checker's rim only where it meets
+#: something darker (the point's paint, the board's print): the ring directions where every
+#: sample across the rim is clipped could show nothing, rim or not.  The candidate one stack
+#: step beyond its last checker (:data:`PAINT_END_STEPS`), clipped white in its middle too and
+#: clearly of its colour (:data:`HIDDEN_END_JUMP`), is taken when, over the directions that
+#: could show a rim, it shows the threshold's share of one all round and
+#: :data:`LONE_FAR_ARC` of one on its far arc (an empty stretch of paint beyond a stack's end
+#: rings on its near arc, the last checker's rim, and on the triangle's sides, but not there),
+#: and at least :data:`CLIPPED_SEEN_LEAST` of its ring could show one (see
+#: :func:`_clipped_stack_ends`).  Synthetic hard seeds 0-2999 (corners given), the clipped
+#: candidates one touching step beyond such stacks' ends: the true next checkers taken show
+#: 0.90 to 1.0 of the seen ring and 0.71 to 1.0 of the seen far arc; the one nothing else
+#: shows 0.92 all round but 0.50 on the far arc, the rest under 0.78 all round.
+CLIPPED_SEEN_LEAST = 0.4
+#: Players overlap the checkers of a tall stack to fit it on its point; a stack of at most
+#: :data:`FLAT_MOST` checkers fits lying flat, each touching the one before (steps of about two
+#: radii, less where hands push them together or the view foreshortens them).  A step shorter
+#: than :data:`TIGHT_STEP` in such a stack, where the checker on top would hide the other's rim
+#: across the whole arc toward it, is no checker of it: a ring between the stack's last checker
+#: and what lies beyond (a facing pile's end, its point's paint) sees both their rims, and
+#: shows less than a whole one itself (a checker pushed onto the one before shows its whole
+#: rim).  The stack ends before that step (see :func:`_without_tight_steps`).  Synthetic hard
+#: seeds 0-2999 (corners given): the stacks of 2 to 5 read right have steps of 1.41 radii or
+#: more; the two read one too many, 1.03 and 1.24 (the checker beyond, 0.66 all round).
+#: (Stacks built in layers, when asked for, lie a tight step from the layer under them:
+#: :mod:`vision.layers` reads them.)
+FLAT_MOST = 5
 #: A checker of the facing point's stack whose centre lies within this many radii beyond a
 #: lone checker's (along the axis) puts its own rim on the lone one's far arc.
 FACING_TOUCH = 2.6
@@ -693,10 +721,15 @@ class _Candidates:
     contact_free: np.ndarray | None = None
     _close: list[list[bool]] | None = dc_field(default=None, repr=False)
     _distances: np.ndarray | None = dc_field(default=None, repr=False)
+    #: How many of the candidates the ring map proposed (the first ones); those after them
+    #: are the centres of whole-stack models fitted later (:meth:`add`).
+    proposed: int = dc_field(default=-1, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
             self.contact_free = self.full.copy()
+        if self.proposed < 0:
+            self.proposed = len(self.ys)
 
     def add(self, scorer: RingScorer, ys: np.ndarray, px: np.ndarray, py: np.ndarray,
             evidence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
@@ -734,10 +767,20 @@ class _Candidates:
         return self._distances
 
     def chain(self, radius: float, threshold: float, limit: float,
-              first_min: float = FIRST_MIN) -> tuple[list[int], float]:
-        chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius, threshold,
-                              limit, self.colours, first_min, self.far_arc,
-                              lambda: self.close, self.contact_free, lambda: self.distances)
+              first_min: float = FIRST_MIN, proposed_only: bool = False
+              ) -> tuple[list[int], float]:
+        """The best stack over the candidates (:func:`_chain`); ``proposed_only``: over those
+        the ring map proposed, not the centres of models fitted since."""
+        if proposed_only and self.proposed < len(self.ys):
+            p = self.proposed
+            chain, rival = _chain(self.ys[:p], self.full[:p], self.no_far[:p], self.no_near[:p],
+                                  radius, threshold, limit, self.colours[:p], first_min,
+                                  self.far_arc[:p], lambda: [r[:p] for r in self.close[:p]],
+                                  self.contact_free[:p], lambda: self.distances[:p, :p])
+        else:
+            chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius,
+                                  threshold, limit, self.colours, first_min, self.far_arc,
+                                  lambda: self.close, self.contact_free, lambda: self.distances)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
 
@@ -763,6 +806,114 @@ def _without_odd_hidden_end(cand: _Candidates, chain: list[int], radius: float,
     if len(chain) == 1 and cand.far_arc[chain[0]] < LONE_FAR_ARC:
         return []
     return chain
+
+
+def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                        threshold: float, limit: float, height: int) -> None:
+    """Small stacks whose last checker is clipped white by glare take their next checkers
+    where the rims show over the directions that could show one (see
+    :data:`CLIPPED_SEEN_LEAST`), one at a time, evenly spaced, clear of the facing stack.
+    """
+    # (Few stacks end clipped white: plain Python until one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    clipped = _f32(CLIPPED_LIGHTNESS)
+    lightness = scorer.lab[:, :, 0]
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > PAINT_END_MOST:
+            continue
+        light = cand.colours[:, 0].tolist()
+        if light[chain[-1]] < clipped:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        edge_up, ys = row == "top", cand.ys.tolist()
+        grown = list(chain)
+        while len(grown) <= PAINT_END_MOST:
+            last = grown[-1]
+            beyond = [k for k, y in enumerate(ys)
+                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                      and y < facing - FACING_TOUCH * radius and light[k] >= clipped
+                      and cand.distances[last][k] < HIDDEN_END_JUMP]
+            if len(grown) >= 2:
+                before = ys[last] - ys[grown[-2]]
+                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+            if not beyond:
+                break
+            idx = np.array(beyond)
+            seen = _clipped_seen_shares(scorer, lightness, cand.px[idx], cand.py[idx], radius,
+                                        edge_up)
+            passing = [(share, k) for k, share, far, seen_part in zip(beyond, *seen)
+                       if seen_part >= CLIPPED_SEEN_LEAST and share >= threshold
+                       and far >= LONE_FAR_ARC]
+            if not passing:
+                break
+            grown.append(max(passing)[1])
+        if len(grown) > len(chain):
+            chains[row, column] = (grown, rival)
+
+
+def _without_tight_steps(candidates: dict, chains: dict, radius: float, threshold: float
+                         ) -> None:
+    """Stacks of at most :data:`FLAT_MOST` checkers end before their first step shorter than
+    :data:`TIGHT_STEP` radii to a checker short of ``threshold`` all round (lying under the one
+    before, not on it); a checker so left alone must show its far arc as a lone one does
+    (:data:`LONE_FAR_ARC`), else the point is read empty.
+
+    >>> cand = _Candidates(np.float32([12, 26, 50]), *(np.zeros(3, np.float32),) * 5,
+    ...                    np.zeros((3, 3), np.float32), np.ones(3, np.float32))
+    >>> chains = {("top", 0): ([0, 1], 0.0), ("top", 1): ([0, 2], 0.0)}
+    >>> _without_tight_steps({("top", 0): cand, ("top", 1): cand}, chains, 11.5, 0.82)
+    >>> chains[("top", 0)][0], chains[("top", 1)][0]
+    ([0], [0, 2])
+    """
+    tight = TIGHT_STEP * radius
+    for key, cand in candidates.items():
+        chain, rival = chains[key]
+        if not 2 <= len(chain) <= FLAT_MOST:
+            continue
+        ys = cand.ys.tolist()
+        order = sorted(chain, key=ys.__getitem__)
+        # (A checker a tight step beyond the one before that shows its whole rim lies on it,
+        # as the next of a stack built from the edge does: players may push a few together.)
+        cut = next((k for k in range(1, len(order)) if ys[order[k]] - ys[order[k - 1]] < tight
+                    and cand.full[order[k]] < threshold), None)
+        if cut is None:
+            continue
+        kept = order[:cut]
+        if len(kept) == 1 and float(cand.far_arc[kept[0]]) < _f32(LONE_FAR_ARC):
+            kept = []
+        chains[key] = (kept, rival)
+
+
+def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
+                         ys: np.ndarray, radius: float, edge_up: bool
+                         ) -> tuple[list[float], list[float], list[float]]:
+    """Per centre: the share of ring directions showing a rim all round and on the far arc
+    (:meth:`RingScorer.coverage`), each over the directions that are not clipped white
+    (:func:`_clipped_shares`), and the share of the ring that is not.
+
+    >>> light = np.full((60, 60, 3), 255, np.uint8)
+    >>> scorer = RingScorer(light, 8.0)
+    >>> _clipped_seen_shares(scorer, scorer.lab[:, :, 0], np.float32([30.0]),
+    ...                      np.float32([30.0]), 8.0, True)
+    ([0.0], [0.0], [0.0])
+    """
+    full, _, _, far = scorer.coverage(xs, ys, edge_up)
+    clip_full, clip_no_far, _ = _clipped_shares(lightness, xs, ys, radius, edge_up)
+    # The far arc's directions, and the clipped ones among them, from the shares all round
+    # and without the far arc (_clipped_shares gives no far arc of its own).
+    angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
+    far_count = int((np.abs(np.sin(angles)) > np.cos(np.radians(AXIS_ARC_DEG))).sum()) // 2
+    clip_far = (clip_full * COVERAGE_ANGLES - clip_no_far * (COVERAGE_ANGLES - far_count)
+                ) / far_count
+    seen_part = 1.0 - clip_full
+    seen_full = np.where(seen_part > 0, full / np.maximum(seen_part, 1e-3), 0.0)
+    seen_far = np.where(1.0 - clip_far > 0, far / np.maximum(1.0 - clip_far, 1e-3), 0.0)
+    return (np.minimum(seen_full, 1.0).tolist(), np.minimum(seen_far, 1.0).tolist(),
+            seen_part.tolist())
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
@@ -825,6 +976,9 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
+    _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
+    if not layered:  # a second layer lies a tight step from the first: read_layered's
+        _without_tight_steps(candidates, chains, radius, threshold)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -2564,12 +2718,15 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
         def strength(c: _Candidates, chain: list[int]) -> float:
             return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))
         top_weaker = strength(top, top_chain) < strength(bottom, bottom_chain)
+    # The weaker stack is read again over what the ring map proposed: the centres of a
+    # whole-stack model fitted to it (its evidence taken with the fit's slack) belong to a
+    # stack the other one's claim has just refuted.
     if top_weaker:
         chains["top", column] = top.chain(radius, threshold, height - bottom_end - 1.6 * radius,
-                                          first_min)
+                                          first_min, proposed_only=True)
     else:
         chains["bottom", column] = bottom.chain(radius, threshold, height - top_end - 1.6 * radius,
-                                                first_min)
+                                                first_min, proposed_only=True)
 
 
 def _rises(cand: _Candidates, chain: list[int]) -> bool | None:
