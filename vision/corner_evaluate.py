@@ -18,7 +18,8 @@ distance as a share of the diagonal) before and after the snap, median and worst
 frames not exact.  Synthetic frames come from the shared cache (``--cache``) as
 :mod:`vision.evaluate` draws them; real photos from ``../shared/data/boards`` (or
 ``$BGBRIDGE_REAL_BOARDS``), the ones without hands, each read ``--repeats`` times with other
-draws of the moves.
+draws of the moves.  ``--transform`` changes every frame first by one of
+:data:`vision.augment.TRANSFORMS` (a dim room, a tilted camera...), the corners carried along.
 
 >>> moved = perturb(((0, 0), (100, 0), (100, 50), (0, 50)), "out-along", 0.04, corner=1)
 >>> [tuple(map(float, c)) for c in moved]
@@ -146,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=4, help="draws per real photo (4)")
     parser.add_argument("--no-synthetic", action="store_true")
     parser.add_argument("--no-real", action="store_true")
+    parser.add_argument("--transform", default=None,
+                        help="a transform of vision.augment.TRANSFORMS applied to every frame "
+                             "first (e.g. 'dim room: gamma 1.8, noise 6, JPEG 70')")
     parser.add_argument("--verbose", action="store_true", help="print every misread")
     parser.add_argument("--cache", type=Path, default=os.environ.get("BGBRIDGE_FRAME_CACHE"),
                         help="folder of drawn synthetic frames, shared with vision.evaluate")
@@ -156,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown kinds {sorted(unknown)}")
     todo = variants(kinds, [float(s) for s in args.shares.split(",") if s])
     reader = BoardReader()
+    transform = None
+    if args.transform:
+        from vision.augment import TRANSFORMS
+        if args.transform not in TRANSFORMS:
+            parser.error(f"unknown transform; one of {sorted(TRANSFORMS)}")
+        transform = TRANSFORMS[args.transform]
 
     def report(title: str, tallies: dict[str, VariantTally]) -> None:
         print(title)
@@ -172,9 +182,12 @@ def main(argv: list[str] | None = None) -> int:
         for seed in seeds:
             scene, _ = _scene(RenderOptions(seed=seed, hard=True),
                               Path(args.cache) if args.cache else None)
-            read_variants(reader, scene.image, scene.corners, scene.truth, str(seed), todo,
+            image, corners = (transform(scene.image, scene.corners) if transform
+                              else (scene.image, scene.corners))
+            read_variants(reader, image, corners, scene.truth, str(seed), todo,
                           seed % 4, np.random.default_rng(seed), tallies, args.verbose)
-        report(f"synthetic hard, seeds {args.seeds} ({len(seeds)} frames)", tallies)
+        report(f"synthetic hard, seeds {args.seeds} ({len(seeds)} frames)"
+               + (f", {args.transform}" if transform else ""), tallies)
     directory = real_dir()
     if not args.no_real and (directory / "labels.json").exists():
         tallies = {}
@@ -182,10 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         for k, frame in enumerate(frames):
             for repeat in range(args.repeats):
                 rng = np.random.default_rng(1000 * k + repeat)
-                read_variants(reader, frame["image"], frame["corners"], frame["truth"],
+                image, corners = (transform(frame["image"], frame["corners"]) if transform
+                                  else (frame["image"], frame["corners"]))
+                read_variants(reader, image, corners, frame["truth"],
                               f"{frame['name']}#{repeat}", todo if repeat == 0 else todo[1:],
                               (k + repeat) % 4, rng, tallies, args.verbose)
-        report(f"real, {len(frames)} photos x {args.repeats} draws (label corners as truth)",
+        report(f"real, {len(frames)} photos x {args.repeats} draws (label corners as truth)"
+               + (f", {args.transform}" if transform else ""),
                tallies)
     elif not args.no_real:
         print(f"real: no labelled photos at {directory}")
