@@ -35,6 +35,7 @@ from calibration.colours import centre_distances, name_pair, nearest, two_cluste
 from calibration.geometry import (
     BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp, with_fourth_channel,
 )
+from calibration.snap import Snap, snap_corners
 from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
@@ -94,11 +95,23 @@ class BoardReader:
         #: Per thread, the last frame's four-channel copy, written over by the next frame's
         #: (see :func:`~calibration.geometry.with_fourth_channel`).
         self._scratch = threading.local()
+        #: Corners given to :meth:`read` with ``snap``, and what they snapped to, by the
+        #: corners and the frame's size (a camera's corners stay put: snapped once).
+        self._snaps: dict[tuple, Snap] = {}
+        self._snaps_lock = threading.Lock()
 
-    def read(self, frame: np.ndarray, corners: Sequence[Sequence[float]] | None = None
-             ) -> BoardObservation:
+    def read(self, frame: np.ndarray, corners: Sequence[Sequence[float]] | None = None,
+             snap: bool = False) -> BoardObservation:
+        """Read one frame.  ``snap``: the given ``corners`` were clicked by hand and may be a
+        little off; they are moved onto the field's edges seen nearby (see
+        :func:`calibration.snap.snap_corners`), once per set of corners and frame size (about
+        a fifth of a second), and the observation notes the move.  Corners from the
+        calibration or found automatically are read as they are."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ReadError("a frame is a colour (BGR) image")
+        snapped = self._snapped(frame, corners) if snap and corners is not None else None
+        if snapped is not None:
+            corners = snapped.corners
         state = None
         if corners is None and self.calibration is not None:
             corners = self.calibration.corners
@@ -125,7 +138,28 @@ class BoardReader:
             obs.board_moved = state == "moved"
             # The calibration's check of the board's surround sees hands the frame alone may not.
             obs.occluded = obs.occluded or state == "occluded"
+        if snapped is not None and snapped.snapped:
+            obs.notes.append(f"corners snapped to the field's edges (moved up to "
+                             f"{100 * snapped.moved:.1f}% of the diagonal)")
         return obs
+
+    #: Sets of snapped corners kept (a few cameras, or a few clicks tried in turn).
+    SNAPS_KEPT = 8
+
+    def _snapped(self, frame: np.ndarray, corners: Sequence[Sequence[float]]) -> Snap:
+        """The corners snapped on this frame, or as snapped before for the same corners and
+        frame size."""
+        key = (tuple(map(tuple, np.asarray(corners, np.float64).tolist())), frame.shape[:2])
+        with self._snaps_lock:
+            known = self._snaps.get(key)
+        if known is not None:
+            return known
+        result = snap_corners(frame, corners)
+        with self._snaps_lock:
+            if len(self._snaps) >= self.SNAPS_KEPT:
+                self._snaps.pop(next(iter(self._snaps)))
+            self._snaps[key] = result
+        return result
 
     # --- colours and counts ----------------------------------------------------------------
 
