@@ -1,11 +1,13 @@
 """``bgbridge read`` and ``bgbridge calibrate``: the board camera on the command line.
 
-* ``bgbridge read IMAGE [--corners "x,y;x,y;x,y;x,y"] [--calibration FILE] [--json]``: read the
+* ``bgbridge read IMAGE [--corners "x,y;x,y;x,y;x,y" [--snap]] [--calibration FILE] [--json]``: read the
   checkers of one photo.  ``--json`` prints ``{"colours": [...], "top": [12 entries], "bottom":
   [12 entries], "bar": {colour: n}, "off": {colour: n}}``, each entry ``null`` or ``{"colour",
   "count", "confidence"}``; ``top``/``bottom`` are the upright field's top and bottom edges, left to
   right.  Without ``--corners`` (or a calibration) the board is looked for automatically.
-* ``bgbridge calibrate IMAGE --corners ... [--x-colour NAME] [--x-home CORNER] [--output FILE]``:
+  ``--snap`` moves loosely clicked corners onto the field's edges seen nearby (off by default:
+  on corners that are already right it costs a board in a few hundred).
+* ``bgbridge calibrate IMAGE --corners ... [--snap] [--x-colour NAME] [--x-home CORNER] [--output FILE]``:
   learn the bar, the two colours and the sides from a frame (the starting position tells the
   sides by itself) and save the calibration (default: ``calibration.json`` in the data directory).
 """
@@ -33,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--corners", metavar="X,Y;X,Y;X,Y;X,Y",
                    help="the playing field's corners in pixels: top-left;top-right;bottom-right;"
                         "bottom-left of the upright board (default: found automatically)")
+    p.add_argument("--snap", action="store_true",
+                   help="the corners were clicked loosely: move them onto the field's edges seen "
+                        "nearby (when the edges are clear)")
     p.add_argument("--calibration", metavar="FILE",
                    help="a calibration from 'bgbridge calibrate' (corners, colours, sides)")
     p.add_argument("--layered-stacks", action="store_true",
@@ -47,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--corners", metavar="X,Y;X,Y;X,Y;X,Y",
                    help="the playing field's corners (default: found automatically)")
+    p.add_argument("--snap", action="store_true",
+                   help="the corners were clicked loosely: move them onto the field's edges seen "
+                        "nearby (when the edges are clear); the calibration keeps the snapped ones")
     p.add_argument("--x-colour", metavar="NAME", help="the colour player X plays")
     p.add_argument("--x-home", choices=HOME_CHOICES,
                    help="where X's home board is on the upright field (default: from the "
@@ -100,6 +108,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     corners = _corners(args.corners)
     if corners is not None:
         _check_inside(corners, image)
+    elif args.snap:
+        raise UserError("--snap moves given corners: give them with --corners")
     calibration = None
     if args.calibration:
         try:
@@ -108,7 +118,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
     try:
         observation = BoardReader(calibration, layered_stacks=args.layered_stacks).read(
-            image, corners=corners)
+            image, corners=corners, snap=args.snap)
     except LocateError as exc:
         raise UserError(str(exc)) from None
     except ReadError as exc:
@@ -165,6 +175,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     corners = _corners(args.corners)
     if corners is not None:
         _check_inside(corners, image)
+        if args.snap:
+            from calibration.snap import snap_corners
+            corners = snap_corners(image, corners).corners
+    elif args.snap:
+        raise UserError("--snap moves given corners: give them with --corners")
     else:
         try:
             corners = locate_field(image)

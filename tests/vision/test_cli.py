@@ -53,6 +53,7 @@ def test_calibrate_then_read_gives_the_position(start_frame, tmp_path, capsys):
     (["read", "{image}", "--corners", "0,0;0,99;99,99;99,0"], "clockwise"),
     (["read", "{image}", "--corners", "0,0;9000,0;9000,9000;0,9000"], "far outside"),
     (["read", "{image}", "--calibration", "{text}"], "JSON"),
+    (["read", "{image}", "--snap"], "give them with --corners"),
 ])
 def test_user_mistakes_give_one_line(start_frame, tmp_path, capsys, args, message):
     text = tmp_path / "notes.txt"
@@ -92,3 +93,23 @@ def test_read_layered_stacks_on_request(tmp_path, capsys):
     plain_top, plain_bottom = counts()
     assert plain_top[8] == 2 and plain_bottom[3] == 3 and plain_bottom[6] == 4
     assert (plain_top, plain_bottom) != (want_top, want_bottom)
+
+
+def test_read_snaps_loosely_clicked_corners(start_frame, capsys):
+    """Corners clicked 4% of the field's width outside the field on its left side, with --snap:
+    the start position reads as with exact corners (how close the snap lands is tested in
+    tests/calibration/test_snap.py)."""
+    path, exact, scene = start_frame
+
+    def counts(corners: str, *extra: str) -> list:
+        assert main(["read", str(path), "--corners", corners, "--json", *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        return [(e["colour"], e["count"]) if e else None for e in data["top"] + data["bottom"]]
+
+    (tlx, tly), (trx, try_), (brx, bry), (blx, bly) = scene.corners
+    off = 0.04 * (trx - tlx)
+    loose = ";".join(f"{x:.1f},{y:.1f}" for x, y in [(tlx - off, tly), (trx, try_), (brx, bry),
+                                                      (blx - off, bly)])
+    right = counts(exact)
+    assert sum(c[1] for c in right if c) == 30
+    assert counts(loose, "--snap") == right
