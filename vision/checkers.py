@@ -2613,14 +2613,15 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
         y = float(py[i])
         if any(abs(y - t) < 1.6 * radius for t in taken):
             continue
-        if not _players_colour(scorer.disc_colour(float(px[i]), y), known) and (
-                cover[i] < BAR_THRESHOLD or _hinge_like(scorer, float(px[i]), y)):
+        x = float(px[i])
+        colour = scorer.disc_colour(x, y)
+        if not _players_colour(colour, known) and (
+                cover[i] < BAR_THRESHOLD or _hinge_like(scorer, x, y)):
             continue
         taken.append(y)
-        x = float(px[i])
         stack.centres.append((x, y))
         stack.scores.append(float(cover[i]))
-        stack.colours.append(scorer.disc_colour(x, y))
+        stack.colours.append(colour)
         if len(taken) >= 15:
             break
     return stack
