@@ -69,18 +69,33 @@ def weighted(lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def two_clusters(colours: np.ndarray, weights: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def two_clusters(colours: np.ndarray, weights: np.ndarray | None = None,
+                 stacks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Split checker colours (N x 3 Lab) into two groups: (labels 0/1, centres 2 x 3 Lab).
 
     ``weights`` (default 1) says how sure each detection is.  A "cluster" of one or two weak
     detections beside a big one is an outlier (a die, a shadow), not a colour: the big group is
-    split instead when it holds two clearly different colours.  The lighter cluster comes first
-    so that names and order are stable from frame to frame.
+    split instead when it holds two clearly different colours, and (given ``stacks``, each
+    colour's point stack, negative for none, as the bar's) when each of the two has a stack of
+    its own (see :func:`_own_stacks`): one stack holds one player's checkers, so halves that
+    only share stacks are one colour in light and shade.  The lighter cluster comes first so
+    that names and order are stable from frame to frame.
 
     >>> labels, centres = two_clusters(np.array([[230, 128, 130], [40, 128, 128], [225, 127, 131]]))
     >>> labels.tolist()
     [0, 1, 0]
+
+    Two sure red checkers beside white ones, some of these in shade on the same stacks as lit
+    ones: the reds are the second colour, not an outlier.
+
+    >>> whites = [[240, 128, 130]] * 6 + [[215, 128, 130], [150, 128, 130], [145, 128, 130]]
+    >>> found = np.float32(whites + [[110, 185, 165], [112, 183, 166]])
+    >>> stacks = np.array([0, 1, 2, 3, 4, 5, 6, 6, 6, 7, -1])
+    >>> labels, centres = two_clusters(found, stacks=stacks)
+    >>> labels.tolist(), name_pair(centres)
+    ([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1], ('white', 'red'))
+    >>> two_clusters(found)[0].tolist()    # without stacks, the shade is split off as a colour
+    [0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
     """
     colours = np.asarray(colours, np.float32).reshape(-1, 3)
     n = len(colours)
@@ -95,7 +110,8 @@ def two_clusters(colours: np.ndarray, weights: np.ndarray | None = None
         big = labels != small
         inner = _two_means(weighted(colours[big]), w[big])
         a, b = (np.median(weighted(colours[big][inner == k]), axis=0) for k in (0, 1))
-        if np.sqrt(((a - b) ** 2).sum()) > SEPARATE_COLOURS:
+        if np.sqrt(((a - b) ** 2).sum()) > SEPARATE_COLOURS and (
+                stacks is None or _own_stacks(inner, np.asarray(stacks)[big])):
             centres_w = np.vstack([a, b])
             d = ((weighted(colours)[:, None, :] - centres_w[None]) ** 2).sum(axis=2)
             labels = np.argmin(d, axis=1)
@@ -107,6 +123,24 @@ def two_clusters(colours: np.ndarray, weights: np.ndarray | None = None
         labels = 1 - labels
         centres = centres[::-1].copy()
     return labels.astype(np.int32), centres
+
+
+def _own_stacks(labels: np.ndarray, stacks: np.ndarray) -> bool:
+    """Whether each of two groups (``labels`` 0/1) holds a whole point stack of its own: every
+    colour found on some stack (``stacks``, negative for none) in that group alone.
+
+    >>> _own_stacks(np.array([0, 0, 1, 1]), np.array([0, 0, 1, 1]))
+    True
+    >>> _own_stacks(np.array([0, 0, 1, 1, 0]), np.array([0, 1, 1, 2, 2]))
+    False
+    """
+    stacks = np.asarray(stacks)
+    own = [False, False]
+    for stack in np.unique(stacks[stacks >= 0]):
+        held = np.unique(labels[stacks == stack])
+        if len(held) == 1:
+            own[int(held[0])] = True
+    return all(own)
 
 
 def _two_means(data: np.ndarray, weights: np.ndarray, rounds: int = 20) -> np.ndarray:

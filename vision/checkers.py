@@ -2763,16 +2763,68 @@ def _shares(stack_at: np.ndarray, others_at: np.ndarray, radius: float) -> bool:
     return bool(np.any(gaps <= 0.5 * radius))
 
 
+#: How far (radii) from a bar ring's centre its face is sampled to the sides and up and down,
+#: and the half-size (radii) of each square sampled: inside a checker's face, beyond a hinge's
+#: leaves (a hinge is about a radius wide and two long, along the bar).
+HINGE_REACH = 0.6
+HINGE_PATCH = 0.15
+#: Weighted-Lab difference a checker's plain face may show between its middle and its sides
+#: (noise, a groove, a faint gloss) beyond twice what it shows up and down (see _hinge_like).
+HINGE_FACE_NOISE = 6.0
+
+
+def _hinge_like(scorer: RingScorer, x: float, y: float) -> bool:
+    """Whether the face of the bar ring centred at (x, y) is that of a hinge, not a checker.
+
+    A hinge is narrower than a checker and long along the bar: beside its middle, to the left
+    and to the right, lies the bar, while above and below lies more of the hinge.  A checker's
+    face is one paint all round.  So a ring is hinge-like when its sides (at
+    :data:`HINGE_REACH` radii), taken together, differ from its middle (lightness-weighted
+    Lab) by more than twice what its top and bottom together do, plus :data:`HINGE_FACE_NOISE`.
+
+    >>> field = np.full((60, 40, 3), 30, np.uint8)           # a dark bar
+    >>> field[18:42, 15:25] = 180                              # a grey hinge, 10 wide, 24 long
+    >>> scorer = RingScorer(field, radius=10.0)
+    >>> _hinge_like(scorer, 20.0, 30.0)
+    True
+    >>> field[20:40, 10:30] = 200                              # a light disc's face instead
+    >>> _hinge_like(RingScorer(field, radius=10.0), 20.0, 30.0)
+    False
+    """
+    radius = scorer.radius
+    half = max(1.0, HINGE_PATCH * radius)
+    reach = HINGE_REACH * radius
+    lab = scorer.lab
+    height, width = lab.shape[:2]
+
+    def patch(px: float, py: float) -> np.ndarray:
+        x0 = int(min(max(round(px - half), 0), width - 1))
+        y0 = int(min(max(round(py - half), 0), height - 1))
+        x1 = max(x0 + 1, min(int(round(px + half)) + 1, width))
+        y1 = max(y0 + 1, min(int(round(py + half)) + 1, height))
+        return weighted(lab[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0))[0]
+
+    middle = patch(x, y)
+    # The mean of opposite samples: a light falling across a checker's face (brighter on one
+    # side, darker on the other) leaves it at the middle's colour, while the bar on both sides
+    # of a hinge moves it the same way.
+    sides = float(np.linalg.norm((patch(x - reach, y) + patch(x + reach, y)) / 2 - middle))
+    ends = float(np.linalg.norm((patch(x, y - reach) + patch(x, y + reach)) / 2 - middle))
+    return sides > 2 * ends + HINGE_FACE_NOISE
+
+
 def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
                checker_colours: np.ndarray | None = None) -> Stack:
     """Checkers on the bar: separate, well-covered rings along the bar's axis.
 
-    A ring with its whole rim (:data:`BAR_THRESHOLD`) is a checker; one whose rim is only as
-    whole as a point's checker's must be (``threshold``) is one only when it has the colour of
-    a checker found on the points (``checker_colours``, Lab; closer than :data:`SAME_PAINT`):
-    a checker on the bar is one of the players', while the bar's hinges, which ring nearly as
-    well between the bar's edges, are metal.  (A dark checker on a dark bar shows a faint rim,
-    and a glossy one a broken one.)
+    A ring whose rim is as whole as a point's checker's must be (``threshold``) is a checker
+    when it has the colour of a checker found on the points (``checker_colours``, Lab; closer
+    than :data:`SAME_PAINT`).  One of another colour is a checker only with its whole rim
+    (:data:`BAR_THRESHOLD`) and a checker's face (not :func:`_hinge_like`): the bar's hinges,
+    metal, ring nearly as well between the bar's edges, but a hinge is narrow and long where a
+    checker is one paint all round.  (A dark checker on a dark bar shows a faint rim, a glossy
+    one a broken one; a player's checkers may all be on the bar, none on the points to give
+    their colour, and the bar's light may differ from the points'.)
     """
     radius = scorer.radius
     h = geometry.height
@@ -2796,14 +2848,15 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
         y = float(py[i])
         if any(abs(y - t) < 1.6 * radius for t in taken):
             continue
-        if cover[i] < BAR_THRESHOLD and not _players_colour(
-                scorer.disc_colour(float(px[i]), y), known):
+        x = float(px[i])
+        colour = scorer.disc_colour(x, y)
+        if not _players_colour(colour, known) and (
+                cover[i] < BAR_THRESHOLD or _hinge_like(scorer, x, y)):
             continue
         taken.append(y)
-        x = float(px[i])
         stack.centres.append((x, y))
         stack.scores.append(float(cover[i]))
-        stack.colours.append(scorer.disc_colour(x, y))
+        stack.colours.append(colour)
         if len(taken) >= 15:
             break
     return stack

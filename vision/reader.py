@@ -177,8 +177,11 @@ class BoardReader:
                 labels, margins = np.zeros(0, int), np.zeros(0)
         else:
             sureness = np.asarray([sc for s in stacks for sc in s.scores])
+            # The bar holds both players' checkers: it is no one colour's stack.
+            stack_of = np.asarray([o if o < len(stacks) - 1 else -1 for o in owners], int)
             labels, centres = two_clusters(np.asarray(colours).reshape(-1, 3),
-                                           np.clip((sureness - 0.6) * 2.5, 0.05, 1.0))
+                                           np.clip((sureness - 0.6) * 2.5, 0.05, 1.0),
+                                           stack_of)
             if colours:
                 centres = _stack_consensus_centres(np.asarray(colours), np.asarray(owners),
                                                    labels, centres, len(stacks) - 1)
@@ -192,13 +195,16 @@ class BoardReader:
             votes[owner, label] += 1
             colour_margin[owner] = min(colour_margin[owner], 0.2 + margin)
         if colours:
-            # A stack split evenly between the colours (glare lightening two of a dark four)
-            # goes to the colour its checkers lie closer to all together.
+            # A point's stack split between the colours (glare lightening some of a dark or
+            # coloured stack, shade darkening some of a light one) takes the colour of the
+            # checkers that look most like their colour (see _stack_colour); it wins by half a
+            # vote where it had fewer, its confidence showing the split.
             distance = centre_distances(np.asarray(colours), centres)
-            for i in np.flatnonzero(votes[:, 0] == votes[:, 1]):
-                mine = np.asarray(owners) == i
-                if mine.any():
-                    votes[i, int(np.argmin(distance[mine].sum(axis=0)))] += 0.5
+            owner_of = np.asarray(owners)
+            for i in np.flatnonzero((votes[:-1, 0] > 0) & (votes[:-1, 1] > 0)):
+                mine = owner_of == i
+                chosen = _stack_colour(np.asarray(labels)[mine], distance[mine])
+                votes[i, chosen] = max(votes[i, chosen], votes[i, 1 - chosen] + 0.5)
         readings: list[PointReading | None] = []
         threshold = findings.threshold
         for i, stack in enumerate(stacks[:-1]):
@@ -250,11 +256,7 @@ def _stack_consensus_centres(colours: np.ndarray, owners: np.ndarray, labels: np
         if owner == bar_index:
             continue
         mine = owners == owner
-        votes = np.bincount(labels[mine], minlength=2)
-        if votes[0] == votes[1]:
-            stack_label[mine] = int(np.argmin(distance[mine].sum(axis=0)))
-        else:
-            stack_label[mine] = int(np.argmax(votes))
+        stack_label[mine] = _stack_colour(labels[mine], distance[mine])
     out = np.asarray(centres, np.float32).copy()
     for k in (0, 1):
         if np.any(stack_label == k):
@@ -262,6 +264,46 @@ def _stack_consensus_centres(colours: np.ndarray, owners: np.ndarray, labels: np
     if out[1, 0] > out[0, 0]:
         return np.asarray(centres, np.float32)   # keep the lighter colour first, as clustered
     return out
+
+
+#: A stack's checkers of one colour lie clearly nearer their centre than those of the other
+#: when this many times nearer (median distances; see _stack_colour).
+CLEARLY_NEARER = 2.0
+
+
+def _stack_colour(labels: np.ndarray, distances: np.ndarray) -> int:
+    """The colour (0 or 1) of one point's stack from its checkers' ``labels`` and their
+    ``distances`` to the two colours' centres (n x 2).
+
+    A stack holds one player's checkers.  When its checkers disagree, light moved some: glare
+    lightens a dark or coloured checker toward a light one, shade darkens a light one, and a
+    checker so moved lies far from the centre it went to, while an unmoved one lies near its
+    own.  So the stack takes the colour whose checkers lie nearest their centre (median), not
+    the colour of the most checkers: two gold checkers under glare, nearer white than gold
+    but still far from it, do not outvote the one gold checker that looks gold.  Only a
+    clear difference (:data:`CLEARLY_NEARER` times) says so; else the most checkers, and
+    for a tie the colour they lie nearer to all together.
+
+    >>> _stack_colour(np.array([1, 0, 0]), np.float32([[39, 3], [13, 31], [17, 35]]))
+    1
+    >>> _stack_colour(np.array([1, 0]), np.float32([[42, 12.5], [12, 29.5]]))   # alike: tie
+    1
+    >>> _stack_colour(np.array([0, 0]), np.float32([[20, 30], [25, 30]]))
+    0
+    """
+    labels = np.asarray(labels)
+    if np.all(labels == labels[0]):
+        return int(labels[0])
+    typical = [float(np.median(distances[labels == k, k])) for k in (0, 1)]
+    nearer = int(np.argmin(typical))
+    if typical[nearer] * CLEARLY_NEARER < typical[1 - nearer]:
+        return nearer
+    # Alike in how far they were moved: the most checkers, or, split evenly, the colour they
+    # lie nearer to all together.
+    votes = np.bincount(labels, minlength=2)
+    if votes[0] != votes[1]:
+        return int(np.argmax(votes))
+    return int(np.argmin(distances.sum(axis=0)))
 
 
 def settle_off(obs: BoardObservation, tray: TrayReading) -> None:
