@@ -54,6 +54,9 @@ or size:
    of one colour closing around its pips close to the square their layout implies: rays from
    its centre must keep the face's colour most of the way out and leave it near that square,
    on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
+   Dice of a set are the same size on the board's plane: a one far smaller there than the
+   frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
+   "8", whose strokes pass for a dark die's face), not a die.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -229,6 +232,11 @@ class ReaderSettings:
     #: the square its pips imply) on more than half the rays from its centre: a side face seen
     #: beside it, its shadow, or a board of its colour on one side may hide much of the rest.
     min_outline_share: float = 0.55
+    #: Dice of a set are the same size: on a board, a one whose face (its outline found by rays from
+    #: the pip) is under this fraction of the median edge of the frame's dice of two or more pips,
+    #: both measured on the board's plane, is a mark (the light hole of a doubling cube's "4", "6"
+    #: or "8", a third of a die's size), not a die.
+    min_one_size_ratio: float = 0.5
 
 
 def _grey(frame: np.ndarray) -> np.ndarray:
@@ -1535,6 +1543,50 @@ def _join_small_tops(groups: list[list[Face]]) -> list[list[Face]]:
     return [group for k, group in enumerate(groups) if k not in small]
 
 
+def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
+                        reference: Callable[[np.ndarray], np.ndarray] | None) -> list[Die]:
+    """The dice less the ones far smaller, on the board, than the frame's dice of two or more pips.
+
+    Dice of a set are the same size, so their tops are the same size on the board's plane
+    (``reference``: point -> the board's metric there, which undoes the perspective; a table
+    photo's grazing view shows a far die at a third of a near one's size, so without the board
+    nothing is dropped).  A one's pip shows no layout; only its face's outline, found by rays
+    from the pip, sizes it.  A light hole in a dark digit (a doubling cube's "4", "6", "8", "9"
+    in the cube's bold numerals) looks like a white pip on a dark die, and the strokes around it
+    like its face; but that "face" is a few stroke widths across, about a third of the cube's
+    face, and the cube is larger than the dice.  Dice of two or more pips have their size
+    measured by their layout, so they are the reference; without one nothing is dropped.  A
+    cocked die's top counts as well (a tilt foreshortens it, it does not halve it).
+
+    >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    >>> def top(value, edge):
+    ...     return Face([0] * value, value, square.mean(axis=0) * edge, square * edge, 0.0, -1, np.eye(2))
+    >>> dice = [Die(0, 0, 1, 0.9, False, 12.0), Die(50, 0, 5, 0.9, False, 34.0), Die(99, 0, 1, 0.9, False, 30.0)]
+    >>> tops = [top(1, 12), top(5, 34), top(1, 30)]
+    >>> flat_board = lambda point: np.eye(2) / 100.0
+    >>> [d.x for d in _without_small_ones(dice, tops, 0.5, flat_board)]
+    [50, 99]
+    >>> len(_without_small_ones(dice, tops, 0.5, None))                # no board: sizes tell nothing
+    3
+    >>> len(_without_small_ones(dice[:1], tops[:1], 0.5, flat_board))  # no die to compare with
+    1
+    """
+    if reference is None:
+        return dice
+
+    def board_edge(face: Face) -> float:
+        # The board's metric maps image lengths to board lengths; its determinant's fourth
+        # root is the local scale of lengths (areas scale by its square root).
+        return face.edge_px * float(np.linalg.det(reference(face.centre))) ** 0.25
+
+    sizes = [board_edge(top) for top in tops]
+    measured = [size for size, top in zip(sizes, tops) if top.value >= 2]
+    if not measured:
+        return dice
+    smallest = min_ratio * float(np.median(measured))
+    return [die for die, top, size in zip(dice, tops, sizes) if top.value >= 2 or size >= smallest]
+
+
 #: Focal lengths of plausible lenses, as shares of the frame's longer side (a phone's wide lens
 #: to a short telephoto), for a board whose corners leave the focal length open.
 _PLAUSIBLE_FOCALS = (0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
@@ -1745,6 +1797,7 @@ class DiceReader:
         tops = [group[0] for group in groups]
         reference = None if references is None else _slant_by_consensus(references, tops)
         dice: list[Die] = []
+        dice_tops: list[Face] = []
         top_pips = {i for top in tops for i in top.pips}
         group_pips = [{i for face in group for i in face.pips} for group in groups]
         for k, (group, top) in enumerate(zip(groups, tops)):
@@ -1839,7 +1892,8 @@ class DiceReader:
             value = top.value if readable and not cocked else None
             dice.append(Die(float(top.centre[0]), float(top.centre[1]), value, round(confidence, 3), bool(cocked),
                             float(top.edge_px)))
-        return dice
+            dice_tops.append(top)
+        return _without_small_ones(dice, dice_tops, settings.min_one_size_ratio, reference)
 
     @staticmethod
     def _one_beside_side_faces(field_: PipField, face: Face, others: list[Face]) -> float | None:
