@@ -5,8 +5,46 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from calibration.geometry import BoardGeometry
 from vision import checkers
 from vision.rings import RingScorer
+
+#: A drawn field for the lone-checker tests: six bottom points on wood, a checker's place at
+#: point 2's base.
+POINTS_GEOMETRY = BoardGeometry.default(aspect=0.9)
+POINTS_RADIUS = POINTS_GEOMETRY.checker_radius
+POINTS_COLUMN = 2
+POINTS_CENTRE = (POINTS_GEOMETRY.column_x(POINTS_COLUMN),
+                 POINTS_GEOMETRY.height - 1.05 * POINTS_RADIUS)
+
+
+def painted_points(wood: tuple[int, int, int], paint: tuple[int, int, int]) -> np.ndarray:
+    """:data:`POINTS_GEOMETRY`'s field (float BGR) of ``wood`` with bottom points 0..5 painted
+    ``paint``, each reaching 0.4 of the field's height."""
+    h, w = POINTS_GEOMETRY.height, POINTS_GEOMETRY.width
+    field = np.full((h, w, 3), wood, np.float32)
+    half = POINTS_GEOMETRY.point_width / 2
+    for column in range(6):
+        x = POINTS_GEOMETRY.column_x(column)
+        corners = np.array([[x - half, h], [x + half, h], [x, 0.6 * h]])
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.rint(corners * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        field += (mask[:, :, None] / 255.0) * (np.float32(paint) - np.float32(wood))
+    return field
+
+
+def with_disc(field: np.ndarray, face, rim, face_share: float) -> np.ndarray:
+    """``field`` with a checker at :data:`POINTS_CENTRE`: a disc of ``face`` whose outer
+    ``1 - face_share`` of its radius is ``rim``."""
+    h, w = field.shape[:2]
+    centre = (int(round(POINTS_CENTRE[0])), int(round(POINTS_CENTRE[1])))
+    disc = np.zeros((h, w, 3), np.float32)
+    cv2.circle(disc, centre, int(round(POINTS_RADIUS)), rim, -1, cv2.LINE_AA)
+    cv2.circle(disc, centre, int(round(face_share * POINTS_RADIUS)), face, -1, cv2.LINE_AA)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.circle(inside, centre, int(round(POINTS_RADIUS)), 255, -1, cv2.LINE_AA)
+    share = inside[:, :, None] / 255.0
+    return field * (1 - share) + disc * share
 
 
 def drawn_column(centres_r: list[float], radius: float, height_r: float, width: int,

@@ -139,6 +139,12 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (1360, "bottom", 7, 1),  # a black checker on a black point, short of the threshold
     (867, "top", 3, 0),  # a shadow's soft edge across an olive base
     (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
+    # a reading near its point's paint but not of it (_paint_lone's rim step or line)
+    (1057, "top", 4, 0),  # glare lifting a walnut board's ivory base
+    (1549, "bottom", 10, 0),  # glare on a green-cork base
+    (2801, "top", 9, 0),  # glare on a green-cork base
+    (1819, "bottom", 4, 1),  # a checker near its point's paint: a faint step, a clear line
+    (595, "top", 1, 1),  # a checker near its point's paint: a step, no line
 ])
 def test_hard_renders_lone_decisions(seed, row, column, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True))

@@ -14,20 +14,19 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.geometry import BoardGeometry
+from checker_frames import (
+    POINTS_CENTRE as CENTRE, POINTS_COLUMN as COLUMN, POINTS_GEOMETRY as GEOMETRY,
+    POINTS_RADIUS as RADIUS, painted_points, with_disc,
+)
 from vision.checkers import (
     LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_rim_line,
     _far_step, _paint_rim_lone,
 )
 from vision.rings import RingScorer
 
-GEOMETRY = BoardGeometry.default(aspect=0.9)
-RADIUS = GEOMETRY.checker_radius
 WOOD = (60, 110, 170)
 NAVY, NAVY_RIM = (70, 40, 30), (100, 70, 60)
 SAND = (150, 190, 200)
-COLUMN = 2
-CENTRE = (GEOMETRY.column_x(COLUMN), GEOMETRY.height - 1.05 * RADIUS)
 
 
 def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False,
@@ -38,25 +37,10 @@ def _field(lone: bool = False, blotches: float = 0.0, shadow: bool = False,
     noise in dark colours), or (on sand points instead) a shadow whose soft edge crosses point 2
     beyond its base, or glare: a bright round spot two radii beyond the base, its edge on the
     far arc."""
-    h, w = GEOMETRY.height, GEOMETRY.width
-    paint_colour = SAND if shadow or glare else NAVY
-    field = np.full((h, w, 3), WOOD, np.float32)
-    half = GEOMETRY.point_width / 2
-    for column in range(6):
-        x = GEOMETRY.column_x(column)
-        corners = np.array([[x - half, h], [x + half, h], [x, 0.6 * h]])
-        paint = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(paint, [np.rint(corners * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-        field += (paint[:, :, None] / 255.0) * (np.float32(paint_colour) - np.float32(WOOD))
-    centre = (int(round(CENTRE[0])), int(round(CENTRE[1])))
+    field = painted_points(WOOD, SAND if shadow or glare else NAVY)
+    h, w = field.shape[:2]
     if lone:
-        disc = np.zeros((h, w, 3), np.uint8)
-        cv2.circle(disc, centre, int(round(RADIUS)), NAVY_RIM, -1, cv2.LINE_AA)
-        cv2.circle(disc, centre, int(round(0.92 * RADIUS)), NAVY, -1, cv2.LINE_AA)
-        inside = np.zeros((h, w), np.uint8)
-        cv2.circle(inside, centre, int(round(RADIUS)), 255, -1, cv2.LINE_AA)
-        share = inside[:, :, None] / 255.0
-        field = field * (1 - share) + disc * share
+        field = with_disc(field, NAVY, NAVY_RIM, 0.92)
     if blotches:
         rng = np.random.default_rng(7)
         noise = rng.normal(0, blotches, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
