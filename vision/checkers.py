@@ -902,13 +902,7 @@ def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarr
     ([0.0], [0.0], [0.0])
     """
     full, _, _, far = scorer.coverage(xs, ys, edge_up)
-    clip_full, clip_no_far, _ = _clipped_shares(lightness, xs, ys, radius, edge_up)
-    # The far arc's directions, and the clipped ones among them, from the shares all round
-    # and without the far arc (_clipped_shares gives no far arc of its own).
-    angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
-    far_count = int((np.abs(np.sin(angles)) > np.cos(np.radians(AXIS_ARC_DEG))).sum()) // 2
-    clip_far = (clip_full * COVERAGE_ANGLES - clip_no_far * (COVERAGE_ANGLES - far_count)
-                ) / far_count
+    clip_full, _, _, clip_far = _clipped_shares(lightness, xs, ys, radius, edge_up)
     seen_part = 1.0 - clip_full
     seen_full = np.where(seen_part > 0, full / np.maximum(seen_part, 1e-3), 0.0)
     seen_far = np.where(1.0 - clip_far > 0, far / np.maximum(1.0 - clip_far, 1e-3), 0.0)
@@ -1645,18 +1639,19 @@ def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radiu
 
 
 def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radius: float,
-                    edge_up: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    edge_up: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Share of the ring directions around each centre (``xs``, ``ys``) where every sample
     across the rim is clipped white (``lightness``, 8-bit Lab, at least
     :data:`CLIPPED_LIGHTNESS`): all round, without the arc facing the board's centre, without
-    the arc facing the edge (the arcs of :meth:`RingScorer.coverage`).
+    the arc facing the edge, and on the arc facing the board's centre alone (the arcs of
+    :meth:`RingScorer.coverage`).
 
     >>> light = np.full((60, 60), 120.0, np.float32)
     >>> light[:, :30] = 255  # the left half clipped
-    >>> full, no_far, no_near = _clipped_shares(light, np.array([30.0, 30.0]),
-    ...                                         np.array([30.0, 10.0]), 8.0, True)
-    >>> [round(float(v), 2) for v in full]
-    [0.47, 0.47]
+    >>> full, no_far, no_near, far = _clipped_shares(light, np.array([30.0, 30.0]),
+    ...                                              np.array([30.0, 10.0]), 8.0, True)
+    >>> [round(float(v), 2) for v in full], [round(float(v), 2) for v in far]
+    ([0.47, 0.47], [0.44, 0.44])
     """
     angles = np.linspace(0, 2 * np.pi, COVERAGE_ANGLES, endpoint=False)
     cos, sin = np.cos(angles), np.sin(angles)
@@ -1669,7 +1664,8 @@ def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radiu
     axis_arc = np.cos(np.radians(AXIS_ARC_DEG))
     up, down = sin < -axis_arc, sin > axis_arc
     near, far = (up, down) if edge_up else (down, up)
-    return gone.mean(axis=1), gone[:, ~far].mean(axis=1), gone[:, ~near].mean(axis=1)
+    return (gone.mean(axis=1), gone[:, ~far].mean(axis=1), gone[:, ~near].mean(axis=1),
+            gone[:, far].mean(axis=1))
 
 
 def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
@@ -1778,7 +1774,7 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                        np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
                        ] >= CLIPPED_LIGHTNESS
     if bright.any():
-        clip_full[bright], clip_far[bright], clip_near[bright] = _clipped_shares(
+        clip_full[bright], clip_far[bright], clip_near[bright], _ = _clipped_shares(
             lightness, all_x[bright], all_y[bright], radius, edge_up)
     unseen_all = clip_full >= UNSEEN_CHECKER
     full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
