@@ -704,7 +704,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         # The clearest outlines may be the whole board (frame, side trays and all) or a field
         # skewed onto a tray: the field is then looked for inside the best of them, its ends
         # where the points' rhythm puts them (:func:`inner_fields`).
-        quick = sorted(((_board_score(small, corners, QUICK_SCORE_WIDTH, memo=memo)[1], corners)
+        quick = sorted(((board_score(small, corners, QUICK_SCORE_WIDTH, memo=memo)[1], corners)
                         for corners in outlines), key=lambda item: -item[0])
         inner: list[Corners] = []
         for _, corners in quick[:INNER_OUTLINES]:
@@ -746,21 +746,21 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
 def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
                   by_points: bool, trace: list[np.ndarray] | None,
                   bars: list[float] | None = None, memo: dict | None = None) -> Corners:
-    """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`_board_score`
+    """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`board_score`
     does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
     ``bars`` collects the bar evidence of the outlines looked at closely; ``memo`` (one per
     frame) keeps scores, refinements and side checks for the next call: the refinement does
     not depend on how outlines are judged, so an outline tried by both judgements is refined
     once."""
     memo = {} if memo is None else memo
-    quick = [(_board_score(small, corners, QUICK_SCORE_WIDTH, by_points, memo=memo)[1], corners)
+    quick = [(board_score(small, corners, QUICK_SCORE_WIDTH, by_points, memo=memo)[1], corners)
              for corners in outlines]
     # A quick look at every outline, a closer one at the few best; those that look like a board
     # at all are tried best ranked first.
     quick.sort(key=lambda item: -item[0])
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
-        score, rank = _board_score(small, corners, by_points=by_points, bars=bars, memo=memo)
+        score, rank = board_score(small, corners, by_points=by_points, bars=bars, memo=memo)
         if score >= MIN_SCORE:
             boards.append((rank, score, corners))
     if not boards:
@@ -820,7 +820,7 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
         checked = check_corners(corners)
     except GeometryError:
         return ["corners"]
-    if _board_score(small, checked, by_points=by_points, memo=memo)[0] < \
+    if board_score(small, checked, by_points=by_points, memo=memo)[0] < \
             REFINED_KEEP * rough_score:
         return ["score"]
     key = ("sides", np.asarray(checked, np.float64).tobytes())
@@ -907,9 +907,9 @@ def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]
     return repairs
 
 
-def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
-                 by_points: bool = False, bars: list[float] | None = None,
-                 memo: dict | None = None) -> tuple[float, float]:
+def board_score(small: np.ndarray, corners: Corners, width: int | None = None,
+                by_points: bool = False, bars: list[float] | None = None,
+                memo: dict | None = None) -> tuple[float, float]:
     """How much the field on ``corners`` looks like a backgammon field, twice: whether it does
     at all (the points' pattern, :func:`pattern_score`, times the evidence for a bar in the
     middle up to a clear bar) and how well, for ranking outlines (the same with the bar
@@ -939,7 +939,7 @@ def _board_score(small: np.ndarray, corners: Corners, width: int | None = None,
 
 def _board_score_of(small: np.ndarray, corners: Corners, width: int | None, by_points: bool
                     ) -> tuple[float, float, float | None]:
-    """:func:`_board_score`'s two answers, worked out, and the bar's evidence (None when judged
+    """:func:`board_score`'s two answers, worked out, and the bar's evidence (None when judged
     by the points)."""
     size = (small.shape[1], small.shape[0])
     geometry = _scoring_geometry(field_aspect(corners, size), width or SCORE_WIDTH)

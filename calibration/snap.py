@@ -15,7 +15,7 @@ whenever the evidence is not clear:
 * a snap that moves a corner by more than :data:`MAX_SNAP` is refused: a loose click is a few
   per cent off, so an outline that far away is another edge (a tray, the board's outer rim);
 * a snap whose field looks less like a backgammon field (the points' pattern and the bar,
-  :func:`calibration.locate._board_score`) than the given one, by more than
+  :func:`calibration.locate.board_score`) than the given one, by more than
   :data:`WORSE_PATTERN`, is refused.
 
 It costs about a fifth of a second: do it once per set of corners (a calibration, a camera
@@ -72,7 +72,7 @@ def snap_corners(frame: np.ndarray, corners: Sequence[Sequence[float]]) -> Snap:
     """The given corners moved onto the field's edges found near them, or kept (see the module
     notes).  ``frame`` is BGR (a fourth channel is ignored); raises
     :class:`~calibration.geometry.GeometryError` for corners that are no field at all."""
-    from calibration.locate import _board_score, refine_corners
+    from calibration.locate import board_score, refine_corners
 
     given = check_corners(corners)
     image = frame[..., :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
@@ -85,8 +85,8 @@ def snap_corners(frame: np.ndarray, corners: Sequence[Sequence[float]]) -> Snap:
         return Snap(given, False, 0.0, "the corners lie on the field's edges")
     if moved > MAX_SNAP:
         return Snap(given, False, 0.0, f"the nearest field outline is {100 * moved:.1f}% away")
-    before, _ = _board_score(image, given)
-    after, _ = _board_score(image, found)
+    before, _ = board_score(image, given)
+    after, _ = board_score(image, found)
     if after < (1 - WORSE_PATTERN) * before:
         return Snap(given, False, 0.0, "the snapped field shows the points less clearly")
     return Snap(found, True, moved)

@@ -53,7 +53,7 @@ def test_the_whole_field_outranks_one_shifted_by_a_point():
     import cv2
 
     from calibration.geometry import check_corners
-    from calibration.locate import _board_score
+    from calibration.locate import board_score
 
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     for seed in (400, 402, 406, 411):
@@ -63,8 +63,8 @@ def test_the_whole_field_outranks_one_shifted_by_a_point():
         to_frame = cv2.getPerspectiveTransform(unit, truth)
         shifted = cv2.perspectiveTransform((unit + [1 / 12, 0]).astype(np.float32)[None],
                                            to_frame)[0]
-        whole = _board_score(small, check_corners(truth))
-        off = _board_score(small, check_corners(shifted))
+        whole = board_score(small, check_corners(truth))
+        off = board_score(small, check_corners(shifted))
         assert whole[1] > off[1], (seed, whole, off)
 
 
