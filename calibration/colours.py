@@ -163,6 +163,56 @@ def _two_means(data: np.ndarray, weights: np.ndarray, rounds: int = 20) -> np.nd
     return labels
 
 
+def srgb_to_linear(value: np.ndarray) -> np.ndarray:
+    """sRGB-encoded values (0..1) as linear light: light adds, and glare is added, there.
+
+    >>> [round(float(v), 3) for v in srgb_to_linear(np.float64([0, 0.5, 1]))]
+    [0.0, 0.214, 1.0]
+    """
+    value = np.asarray(value)
+    return np.where(value <= 0.04045, value / 12.92, ((value + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(light: np.ndarray) -> np.ndarray:
+    """Linear light, clipped to 0..1 (a sensor saturates), as sRGB-encoded values (0..1); the
+    inverse of :func:`srgb_to_linear`.
+
+    >>> [round(float(v), 3) for v in linear_to_srgb(srgb_to_linear(np.float64([0.2, 0.7])))]
+    [0.2, 0.7]
+    """
+    light = np.clip(light, 0.0, 1.0)  # (in the precision it comes in)
+    return np.where(light <= 0.0031308, 12.92 * light, 1.055 * light ** (1 / 2.4) - 0.055)
+
+
+#: Amounts of white light (linear, a share of full scale) tried by :func:`lit_distance`: none,
+#: then from a faint sheen to a saturating glare, each about 9% more than the one before.
+GLARE_LEVELS = np.concatenate([[0.0], np.geomspace(0.002, 1.0, 72)])
+
+
+def lit_distance(colour: Sequence[float], paint: Sequence[float]) -> float:
+    """How far (lightness-weighted, as :func:`weighted`) an 8-bit Lab ``colour`` lies from the
+    Lab ``paint`` lit by glare: white light added to the paint in linear light and clipped (a
+    lamp's reflection on a glossy board), as much as brings it nearest.
+
+    Glare lifts a dark paint toward grey and white and pales a coloured one; no amount of it
+    turns one hue into another or darkens anything.
+
+    >>> navy = (27, 129, 125)
+    >>> lit_distance((71, 129, 127), navy) < 1, lit_distance((27, 129, 125), navy) < 1
+    (True, True)
+    >>> lit_distance((60, 175, 150), navy) > 40, lit_distance((15, 129, 125), navy) > 5
+    (True, True)
+    """
+    levels = np.float32(np.vstack([np.asarray(paint, np.float32)]))
+    lab = np.concatenate([levels[:, :1] * (100 / 255), levels[:, 1:] - 128], axis=1)
+    bgr = cv2.cvtColor(lab.reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
+    lit = linear_to_srgb(srgb_to_linear(np.clip(bgr, 0, 1))[None, :] + GLARE_LEVELS[:, None])
+    lit = cv2.cvtColor(lit.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lit = np.column_stack([lit[:, 0] * (255 / 100), lit[:, 1:] + 128])
+    gaps = weighted(lit) - weighted(np.asarray(colour, np.float32))
+    return float(np.sqrt((gaps ** 2).sum(axis=1)).min())
+
+
 def centre_distances(colours: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """Distance (lightness down-weighted, as :func:`weighted`) from each colour to each centre.
 

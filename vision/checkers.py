@@ -66,7 +66,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from calibration.colours import weighted
+from calibration.colours import lit_distance, weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
@@ -143,6 +143,18 @@ LONE_RIM_CLEAR = 8.0
 #: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
 #: read as lone checkers, 0.5 to 1.7.
 LONE_RIM_STEP = 2.0
+#: ... and that step must be no ramp.  A rim changes the lightness within the band between 0.8
+#: and 1.2 radii, level on either side, so the band reaches (a line: passes) both the levels
+#: just inside and just outside it (:func:`_far_rim_line` at least 0).  Glare (light added
+#: smoothly) or a shade across bare paint is a ramp that runs on past the band: the band falls
+#: short of both levels, by about the ramp's slope times 0.2 radii (from the band's ends to
+#: where the levels are taken).  A reading whose band falls short of both by at least
+#: :data:`LONE_RAMP_SHORT` times its step (its steepest change, per pixel) over a radius is a
+#: ramp.  Synthetic hard seeds 0-3999 and the real photos under every transform (corners
+#: given), lone readings of their point's paint clear of the facing stack: the checkers 0.03
+#: at most (1034); the glare-lit bases with a step of 2 or more, 0.27 and 0.30 (seeds 3934,
+#: 3089; the others, 0.17 to 1.0 or with a step under 2).
+LONE_RAMP_SHORT = 0.1
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -967,12 +979,14 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             chains[row, column] = (recount, chains[row, column][1])
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
+    # (A stack cut before a tight step may be left with one checker: the lone readings'
+    # tests below then judge it.)
+    if not layered:  # a second layer lies a tight step from the first: read_layered's
+        _without_tight_steps(candidates, chains, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
-    if not layered:  # a second layer lies a tight step from the first: read_layered's
-        _without_tight_steps(candidates, chains, radius, threshold)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -2195,6 +2209,15 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     under every transform, lone readings so near the paint: the glare-lit bases step 0.8 to
     1.8 with lines of -10 to -1.9; the checkers step at least 2.1 or, where less (one, 1.6),
     show a line of 9.
+
+    A reading of the paint's very colour must step in lightness (a rim is a bevel's shading, a
+    groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
+    must be no ramp (see :data:`LONE_RAMP_SHORT`).  Glare may lift a dark base far off its
+    paint (a navy base to grey): a reading off the paint whose colour is the paint with white
+    light added (:func:`_lit_paint`) must show the step or the line as one near it must.
+    Synthetic hard seeds 0-3999 and the real photos under every transform: the 2417 lone
+    checkers so judged (white ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's
+    glare-lit navy base under the lower right glare spot, 0.44 with a line of -12.7.
     """
     if not readings:
         return []
@@ -2206,25 +2229,59 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
                               [candidates[point].colours[j] for point, j, _ in readings]])
     weighted_all = weighted(colours).tolist()
     own = weighted_all[len(xs):]
+    lightness = scorer.lab[:, :, 0]
     empty, start = [], 0
     for (point, j, siblings), colour in zip(readings, own):
         paint = weighted_all[start:start + len(siblings)]
         start += len(siblings)
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
-        if gap >= OFF_PAINT:
-            continue
         cand = candidates[point]
+        if gap >= OFF_PAINT and not _lit_paint(
+                cand.colours[j], colours[start - len(siblings):start], colour[0],
+                statistics.median(p[0] for p in paint)):
+            continue  # a colour of its own
         x, y, edge_up = float(cand.px[j]), float(cand.py[j]), point[0] == "top"
+        if gap < SAME_PAINT:
+            # The point's own paint: its rim must step in lightness, and be no ramp.
+            step = _far_step(lightness, x, y, radius, edge_up)
+            if step < LONE_RIM_STEP or (-_far_rim_line(lightness, x, y, radius, edge_up)
+                                        >= LONE_RAMP_SHORT * step * radius):
+                empty.append(point)
+            continue
         if _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             continue
-        # Near the paint but not of it: glare or shade lifting a base's colour, or a checker
-        # of a colour close to the paint's whose rim is a line (a bevel, a groove) rather
-        # than a step from face to paint.
-        if (gap < SAME_PAINT
-                or _far_rim_line(scorer.lab[:, :, 0], x, y, radius, edge_up) < LONE_RIM_LINE):
+        # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a
+        # base's colour, or a checker of a colour close to the paint's whose rim is a line (a
+        # bevel, a groove) rather than a step from face to paint.
+        if _far_rim_line(lightness, x, y, radius, edge_up) < LONE_RIM_LINE:
             empty.append(point)
     return empty
+
+
+def _lit_paint(colour: np.ndarray, paints: np.ndarray, lightness: float,
+               paint_lightness: float) -> bool:
+    """Whether a lone reading's Lab ``colour`` is its point's paint lit by glare: within
+    :data:`SAME_PAINT` of the median of ``paints`` (Lab, the empty points of the same paint)
+    with white light added in linear light (:func:`calibration.colours.lit_distance`).  Glare
+    only lightens: a reading no lighter than the paint (``lightness`` against
+    ``paint_lightness``, in any one scale) is not looked at further.
+
+    >>> navy = np.float32([[27, 129, 125], [26, 130, 125], [28, 129, 126]])
+    >>> _lit_paint(np.float32([71, 129, 127]), navy, 71, 27)
+    True
+    >>> _lit_paint(np.float32([120, 180, 160]), navy, 120, 27)   # a red checker
+    False
+
+    Glare may turn a dark paint white, so a white checker there passes too: its rim, a
+    clear step from white to the paint, tells it (see :func:`_paint_lone`).
+
+    >>> _lit_paint(np.float32([225, 128, 131]), navy, 225, 27)
+    True
+    """
+    if lightness <= paint_lightness:
+        return False
+    return lit_distance(colour, np.median(paints, axis=0)) < SAME_PAINT
 
 
 def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
@@ -2834,6 +2891,7 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
     px = bar_x + lateral[best_lateral[peaks]]
     py = ys[peaks]
     cover = scorer.coverage(px, py)[0] if peaks.size else np.zeros(0)
+    py, cover = _bar_rings_refined(scorer, px, py, cover, threshold)
     stack = Stack("bar", 0)
     taken: list[float] = []
     known = (weighted(checker_colours) if checker_colours is not None and len(checker_colours)
@@ -2856,6 +2914,48 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
         if len(taken) >= 15:
             break
     return stack
+
+
+#: Offsets (pixels along the bar) at which a bar ring just short of the threshold is read again.
+BAR_REFINE_OFFSETS = (-2.0, -1.0, 1.0, 2.0)
+
+
+def _bar_rings_refined(scorer: RingScorer, px: np.ndarray, py: np.ndarray, cover: np.ndarray,
+                       threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bar's proposed rings (``px``, ``py``, their rim shares ``cover``), each one within
+    :data:`REFINE_BELOW` under ``threshold`` moved along the bar to where its rim shows best
+    within :data:`BAR_REFINE_OFFSETS`, when that clears the threshold there.
+
+    The coarse ring map proposes centres at half resolution: a checker whose rim is broken (a
+    glossy one's sheen, a dark one's faint rim on a dark bar) may fall just short where it is
+    proposed and show the threshold's share of its rim a pixel or two away.  The checker tests
+    that follow (colour, whole rim, a hinge's face) are unchanged.
+
+    >>> field = np.full((120, 60, 3), 40, np.uint8)
+    >>> _ = cv2.circle(field, (30, 61), 10, (90, 90, 90), 2)
+    >>> scorer = RingScorer(field, 11.0)
+    >>> xs, ys = np.float32([30.0]), np.float32([55.0])  # proposed 6 pixels off
+    >>> cover = scorer.coverage(xs, ys)[0]
+    >>> moved, refined = _bar_rings_refined(scorer, xs, ys, cover, 0.82)
+    >>> float(cover[0]), float(moved[0]), float(refined[0])
+    (0.78125, 57.0, 1.0)
+    """
+    near = np.flatnonzero((cover < threshold) & (cover >= threshold - REFINE_BELOW))
+    if near.size == 0:
+        return py, cover
+    offsets = np.float32(BAR_REFINE_OFFSETS)
+    xs = np.repeat(px[near], offsets.size)
+    ys = (py[near, None] + offsets[None, :]).ravel()
+    trial = scorer.coverage(xs, ys)[0].reshape(near.size, offsets.size)
+    best = trial.argmax(axis=1)
+    better = trial[np.arange(near.size), best] >= threshold
+    if not better.any():
+        return py, cover
+    py, cover = py.copy(), cover.copy()
+    moved = near[better]
+    py[moved] = py[moved] + offsets[best[better]]
+    cover[moved] = trial[better, best[better]]
+    return py, cover
 
 
 def _players_colour(colour: np.ndarray, known: np.ndarray | None) -> bool:
