@@ -186,7 +186,12 @@ def linear_to_srgb(light: np.ndarray) -> np.ndarray:
 
 #: Amounts of white light (linear, a share of full scale) tried by :func:`lit_distance`: none,
 #: then from a faint sheen to a saturating glare, each about 9% more than the one before.
-GLARE_LEVELS = np.concatenate([[0.0], np.geomspace(0.002, 1.0, 72)])
+GLARE_LEVELS = np.concatenate([[0.0], np.geomspace(0.002, 1.0, 72)])[:, None]
+# 8-bit Lab to OpenCV's float Lab (L 0..100, a and b about 0), and the lightness-weighted
+# distance's channel weights in that scale.
+_LAB_SCALE = np.float32([100 / 255, 1, 1])
+_LAB_OFFSET = np.float32([0, 128, 128])
+_FLOAT_WEIGHTS = np.float32([LIGHTNESS_WEIGHT * 255 / 100, 1, 1])
 
 
 def lit_distance(colour: Sequence[float], paint: Sequence[float]) -> float:
@@ -203,14 +208,12 @@ def lit_distance(colour: Sequence[float], paint: Sequence[float]) -> float:
     >>> lit_distance((60, 175, 150), navy) > 40, lit_distance((15, 129, 125), navy) > 5
     (True, True)
     """
-    levels = np.float32(np.vstack([np.asarray(paint, np.float32)]))
-    lab = np.concatenate([levels[:, :1] * (100 / 255), levels[:, 1:] - 128], axis=1)
-    bgr = cv2.cvtColor(lab.reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
-    lit = linear_to_srgb(srgb_to_linear(np.clip(bgr, 0, 1))[None, :] + GLARE_LEVELS[:, None])
-    lit = cv2.cvtColor(lit.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
-    lit = np.column_stack([lit[:, 0] * (255 / 100), lit[:, 1:] + 128])
-    gaps = weighted(lit) - weighted(np.asarray(colour, np.float32))
-    return float(np.sqrt((gaps ** 2).sum(axis=1)).min())
+    lab = (np.asarray(paint, np.float32) - _LAB_OFFSET) * _LAB_SCALE
+    bgr = np.clip(cv2.cvtColor(lab.reshape(1, 1, 3), cv2.COLOR_Lab2BGR), 0.0, 1.0).reshape(3)
+    lit = linear_to_srgb(srgb_to_linear(bgr) + GLARE_LEVELS).astype(np.float32)
+    lit = cv2.cvtColor(lit.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    gaps = (lit - (np.asarray(colour, np.float32) - _LAB_OFFSET) * _LAB_SCALE) * _FLOAT_WEIGHTS
+    return float(np.sqrt(np.square(gaps).sum(axis=1).min()))
 
 
 def centre_distances(colours: np.ndarray, centres: np.ndarray) -> np.ndarray:

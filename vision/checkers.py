@@ -66,7 +66,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from calibration.colours import lit_distance, weighted
+from calibration.colours import lit_distance, nearest_distance, weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
@@ -346,9 +346,21 @@ class CheckerFindings:
     stacks: list[Stack]  # 12 top, 12 bottom, then the bar
     radius: float
     threshold: float
+    #: The field's ring evidence and geometry, for looks asked for after the search
+    #: (:meth:`light_beside`); None when made by hand.
+    scorer: RingScorer | None = dc_field(default=None, repr=False)
+    geometry: BoardGeometry | None = dc_field(default=None, repr=False)
 
     def row(self, name: str) -> list[Stack]:
         return [s for s in self.stacks if s.row == name]
+
+    def light_beside(self, index: int) -> float | None:
+        """How much lighter (8-bit Lab lightness) the bare points beside point stack
+        ``stacks[index]`` are than their paint elsewhere (:func:`_light_beside`): glare lights
+        it, a shade darkens it; None where nothing beside it can be compared."""
+        if self.scorer is None or self.geometry is None:
+            return None
+        return _light_beside(self.scorer, self.geometry, self.stacks, index)
 
 
 def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
@@ -900,6 +912,37 @@ def _without_tight_steps(candidates: dict, chains: dict, radius: float, threshol
         chains[key] = (kept, rival)
 
 
+def _without_paint_ends(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                        radius: float, threshold: float) -> None:
+    """Small stacks (at most :data:`FLAT_MOST`) end before a last checker that lies under the
+    one before (short of ``threshold`` all round, closer than :data:`OVERLAP_BELOW` radii)
+    with the point's own paint in its middle (:func:`_paint_gap` below :data:`SAME_PAINT`,
+    the paint taken on the empty points of the same paint in its row) where the one before
+    differs from it by :data:`SAME_PAINT` or more.
+
+    A checker half hidden under another of its player's shows that one's colour (see
+    :data:`HIDDEN_END_JUMP`); the bare point just beyond a stack's end shows part of a ring
+    too (the last checker's rim) and its own paint.  A checker left alone so is then judged
+    as every lone reading is (:func:`_settle_lone`).  Synthetic hard seeds 0-3999 (corners
+    given): the true hidden ends of small stacks differ from the checker before by 7.3 at
+    most (11 of them); seed 3340's black point beyond a black checker, 13 from it and 3.1
+    from the paint.
+    """
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not 2 <= len(chain) <= FLAT_MOST:
+            continue
+        end, before = chain[-1], chain[-2]
+        if (cand.full[end] >= threshold
+                or cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
+                or cand.distances[end][before] < SAME_PAINT):
+            continue
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and not chains[row, c][0]]
+        if siblings and _paint_gap(scorer, cand, end, siblings, centres) < SAME_PAINT:
+            chains[row, column] = (chain[:-1], rival)
+
+
 def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
                          ys: np.ndarray, radius: float, edge_up: bool
                          ) -> tuple[list[float], list[float], list[float]]:
@@ -983,6 +1026,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     # tests below then judge it.)
     if not layered:  # a second layer lies a tight step from the first: read_layered's
         _without_tight_steps(candidates, chains, radius, threshold)
+    _without_paint_ends(scorer, candidates, chains, centres, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
@@ -1008,7 +1052,67 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             stack.colours = [next(colours) for _ in stack.centres]
     stacks.append(_bar_stack(scorer, geometry, threshold,
                              np.array([c for stack in stacks for c in stack.colours])))
-    return CheckerFindings(stacks, radius, threshold)
+    return CheckerFindings(stacks, radius, threshold, scorer, geometry)
+
+
+#: A point beside a stack's checker is bare there when no checker was found on it within this
+#: many radii (along the axis) of that height; so is a point of the same paint taken as the
+#: paint's reference.
+BARE_REACH = 2.0
+
+
+def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stack],
+                  index: int) -> float | None:
+    """How much lighter (8-bit Lab lightness) the paint beside point stack ``stacks[index]``
+    is than the same paint elsewhere: the median, over its checkers and the two points beside
+    it where bare at the checker's height (:data:`BARE_REACH`), of that point's lightness
+    there less the median of the bare points of its paint (every other point of the row) at
+    the same height.  None where no point beside it is bare with a bare one of its paint.
+
+    Glare and shade are smooth over the board: what lights or shades a stack lights or shades
+    the bare paint beside it, and the same paint elsewhere shows how it looks without.
+
+    >>> from calibration.geometry import BoardGeometry
+    >>> geometry = BoardGeometry.default(aspect=0.9)
+    >>> x, y = geometry.column_x(3), geometry.height - geometry.checker_radius
+    >>> stacks = [Stack("bottom", c, [(x, y)] if c == 3 else []) for c in range(12)]
+    >>> def beside(spot: int) -> float:   # a grey board, a patch of light or shade about x, y
+    ...     field = np.full((geometry.height, geometry.width, 3), 90, np.uint8)
+    ...     _ = cv2.circle(field, (int(x), int(y)), int(3 * geometry.checker_radius), spot, -1)
+    ...     scorer = RingScorer(cv2.GaussianBlur(field, (0, 0), 2.0), geometry.checker_radius)
+    ...     return _light_beside(scorer, geometry, stacks, 3)
+    >>> beside((150, 150, 150)) > 40, beside((40, 40, 40)) < -40, beside((90, 90, 90)) == 0
+    (True, True, True)
+    """
+    stack = stacks[index]
+    by_point = {(s.row, s.column): s for s in stacks}
+    reach = BARE_REACH * scorer.radius
+    m = geometry.margin
+
+    def bare(column: int, y: float) -> bool:
+        return all(abs(cy - y) > reach for _, cy in by_point[stack.row, column].centres)
+
+    groups: list[int] = []  # per point compared: how many of its paint it is compared with
+    xs, ys = [], []
+    for x, y in stack.centres:
+        offset = x - (m + geometry.column_x(stack.column))
+        for side in (stack.column - 1, stack.column + 1):
+            if not 0 <= side < POINTS_PER_ROW or not bare(side, y):
+                continue
+            same = [c for c in range(side % 2, POINTS_PER_ROW, 2)
+                    if c not in (side, stack.column) and bare(c, y)]
+            if same:
+                groups.append(len(same))
+                xs.extend(m + geometry.column_x(c) + offset for c in [side] + same)
+                ys.extend([y] * (1 + len(same)))
+    if not groups:
+        return None
+    lightness = scorer.colour_at(np.array(xs, np.float32), np.array(ys, np.float32))[:, 0]
+    lifts, start = [], 0
+    for count in groups:
+        lifts.append(float(lightness[start] - np.median(lightness[start + 1:start + 1 + count])))
+        start += 1 + count
+    return float(np.median(lifts))
 
 
 def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
@@ -2077,7 +2181,10 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
                                       radius, limit, first_min)
         if verdict is not None:
             chains[row, column] = (verdict, rival)
-    for key in _paint_lone(scorer, candidates, clear, centres, radius):
+    stacked = [candidates[key].colours[chain] for key, (chain, _) in chains.items()
+               if len(chain) >= 2]
+    for key in _paint_lone(scorer, candidates, clear, centres, radius,
+                           np.concatenate(stacked) if stacked else None):
         chains[key] = ([], chains[key][1])
     for key in _dice_on_paint(scorer, candidates, chains, centres, radius):
         chains[key] = ([], chains[key][1])
@@ -2190,7 +2297,8 @@ def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tup
 
 def _paint_lone(scorer: RingScorer, candidates: dict,
                 readings: list[tuple[tuple[str, int], int, list[tuple[str, int]]]],
-                centres: dict, radius: float) -> list[tuple[str, int]]:
+                centres: dict, radius: float, stacked: np.ndarray | None = None
+                ) -> list[tuple[str, int]]:
     """The points among ``readings`` (point, its lone checker's candidate index, the empty
     points of the same paint in its row), each read with a lone checker clear of the facing
     stack, that are empty bases: the checker's middle has the point's paint (:func:`_paint_gap`
@@ -2214,10 +2322,13 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
     must be no ramp (see :data:`LONE_RAMP_SHORT`).  Glare may lift a dark base far off its
     paint (a navy base to grey): a reading off the paint whose colour is the paint with white
-    light added (:func:`_lit_paint`) must show the step or the line as one near it must.
-    Synthetic hard seeds 0-3999 and the real photos under every transform: the 2417 lone
-    checkers so judged (white ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's
-    glare-lit navy base under the lower right glare spot, 0.44 with a line of -12.7.
+    light added (:func:`_lit_paint`) must show the step or the line as one near it must,
+    unless it has the colour of a checker on a stack of two or more (``stacked``, Lab; closer
+    than :data:`SAME_PAINT`): those are players' colours, and looking no further keeps a white
+    checker on dark paint, which glare could also make, cheap.  Synthetic hard seeds 0-3999 and
+    the real photos under every transform: the 2417 lone checkers lit paint could make (white
+    ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's glare-lit navy base under
+    the lower right glare spot, 0.44 with a line of -12.7.
     """
     if not readings:
         return []
@@ -2229,7 +2340,7 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
                               [candidates[point].colours[j] for point, j, _ in readings]])
     weighted_all = weighted(colours).tolist()
     own = weighted_all[len(xs):]
-    lightness = scorer.lab[:, :, 0]
+    players = weighted(stacked) if stacked is not None and len(stacked) else None
     empty, start = [], 0
     for (point, j, siblings), colour in zip(readings, own):
         paint = weighted_all[start:start + len(siblings)]
@@ -2237,24 +2348,28 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
         cand = candidates[point]
-        if gap >= OFF_PAINT and not _lit_paint(
-                cand.colours[j], colours[start - len(siblings):start], colour[0],
-                statistics.median(p[0] for p in paint)):
+        if gap >= OFF_PAINT and (
+                (players is not None and float(nearest_distance(colour, players)[0]) < SAME_PAINT)
+                or not _lit_paint(cand.colours[j], colours[start - len(siblings):start],
+                                  colour[0], statistics.median(p[0] for p in paint))):
             continue  # a colour of its own
-        x, y, edge_up = float(cand.px[j]), float(cand.py[j]), point[0] == "top"
+        sampled = _far_samples(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
+                               point[0] == "top")
+        if sampled is None:  # (no far arc in the image: no rim there)
+            empty.append(point)
+            continue
         if gap < SAME_PAINT:
             # The point's own paint: its rim must step in lightness, and be no ramp.
-            step = _far_step(lightness, x, y, radius, edge_up)
-            if step < LONE_RIM_STEP or (-_far_rim_line(lightness, x, y, radius, edge_up)
-                                        >= LONE_RAMP_SHORT * step * radius):
+            step = _sampled_step(sampled, radius, lightness=True)
+            if (step < LONE_RIM_STEP
+                    or -_sampled_rim_line(sampled, radius) >= LONE_RAMP_SHORT * step * radius):
                 empty.append(point)
-            continue
-        if _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             continue
         # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a
         # base's colour, or a checker of a colour close to the paint's whose rim is a line (a
         # bevel, a groove) rather than a step from face to paint.
-        if _far_rim_line(lightness, x, y, radius, edge_up) < LONE_RIM_LINE:
+        if (_sampled_step(sampled, radius) < LONE_RIM_STEP
+                and _sampled_rim_line(sampled, radius) < LONE_RIM_LINE):
             empty.append(point)
     return empty
 
@@ -2577,11 +2692,53 @@ def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool)
     profile = _far_profile(lab, x, y, radius, edge_up)
     if profile is None:
         return 0.0
-    change, mid = profile
+    return _step_above_beside(*profile, radius)
+
+
+def _step_above_beside(change: np.ndarray, mid: np.ndarray, radius: float) -> float:
+    """:func:`_far_step` of a far-arc profile (:func:`_far_profile`'s changes and distances)."""
     band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
     beside = np.minimum(np.median(change[:, mid <= 0.7 * radius], axis=1),
                         np.median(change[:, mid >= 1.3 * radius], axis=1))
     return float(np.median(change[:, band].max(axis=1) - beside))
+
+
+def _sampled_step(sampled: tuple[np.ndarray, np.ndarray, float], radius: float,
+                  lightness: bool = False) -> float:
+    """:func:`_far_step` of a far arc already sampled (:func:`_far_samples` of a Lab image):
+    of its colour, or of its lightness alone (``lightness``), as :func:`_far_step` of the
+    image's lightness gives.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (60, 60, 160), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> sampled = _far_samples(lab, 40, 40, 12.0, True)
+    >>> (_sampled_step(sampled, 12.0), _sampled_step(sampled, 12.0, lightness=True)) == (
+    ...     _far_step(lab, 40, 40, 12.0, True), _far_step(lab[:, :, 0], 40, 40, 12.0, True))
+    True
+    """
+    samples, rho, step = sampled
+    if lightness:
+        samples = samples[:, :, :1]
+    change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
+    return _step_above_beside(change, rho[:-1] + step / 2, radius)
+
+
+def _sampled_rim_line(sampled: tuple[np.ndarray, np.ndarray, float], radius: float) -> float:
+    """:func:`_far_rim_line` of the lightness of a far arc already sampled
+    (:func:`_far_samples` of a Lab image).
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (100, 100, 100), 2)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> _sampled_rim_line(_far_samples(lab, 40, 40, 12.0, True), 12.0) == _far_rim_line(
+    ...     lab[:, :, 0], 40, 40, 12.0, True)
+    True
+    """
+    samples, rho, _ = sampled
+    return _line_beyond_levels(samples[:, :, :1].mean(axis=0)[:, 0], rho, radius)
 
 
 def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
@@ -2668,7 +2825,12 @@ def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge
     if averaged is None:
         return 0.0
     mean, rho, _ = averaged
-    mean = mean[:, 0]
+    return _line_beyond_levels(mean[:, 0], rho, radius)
+
+
+def _line_beyond_levels(mean: np.ndarray, rho: np.ndarray, radius: float) -> float:
+    """:func:`_far_rim_line` of a direction-averaged far-arc lightness profile (``mean`` at
+    distances ``rho``)."""
     inside = float(mean[(rho >= 0.5 * radius) & (rho <= 0.7 * radius)].mean())
     outside = float(mean[(rho >= 1.3 * radius) & (rho <= 1.5 * radius)].mean())
     band = mean[(rho >= 0.8 * radius) & (rho <= 1.2 * radius)]

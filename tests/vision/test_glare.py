@@ -92,6 +92,7 @@ def test_a_base_lit_off_its_paint_by_glare_is_judged_as_its_paint():
     (3089, "bottom", 2, 0),  # glare lighting a navy point toward its tip, its base dark
     (3934, "top", 9, 0),  # glare lighting a black point toward its tip
     (3183, "top", 10, 0),  # a claret base whose chroma, not lightness, changes on its far arc
+    (3340, "bottom", 6, 1),  # a black checker on a black point: the point beyond is no checker
 ])
 def test_hard_renders_glare_and_paint(seed, row, column, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True))
@@ -108,3 +109,12 @@ def test_a_glossy_black_checker_on_a_black_bar_is_found_beside_where_it_was_prop
     obs = BoardReader().read(scene.image, corners=scene.corners)
     assert sorted(obs.bar.values()) == sorted(n for n in scene.truth.bar.values() if n) == [1, 3]
 
+
+def test_a_black_stack_lit_grey_by_glare_is_black():
+    # Hard seed 3423: glare over the lower left quarter lights bottom point 3's three black
+    # checkers to a grey nearer the white checkers; the red points beside are lit as much.
+    scene = render_board(None, RenderOptions(seed=3423, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    reading, truth = obs.bottom[3], scene.truth.bottom[3]
+    assert (truth.colour, truth.count) == ("black", 3)
+    assert (reading.colour, reading.count) == ("black", 3)
