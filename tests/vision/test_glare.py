@@ -22,6 +22,7 @@ from vision.checkers import (
     LONE_RIM_STEP, OFF_PAINT, SAME_PAINT, _Candidates, _far_step, _paint_gap, _paint_lone,
     find_checkers,
 )
+from vision.evaluate import load_real, real_dir
 from vision.reader import BoardReader, rectify
 from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
@@ -118,3 +119,19 @@ def test_a_black_stack_lit_grey_by_glare_is_black():
     reading, truth = obs.bottom[3], scene.truth.bottom[3]
     assert (truth.colour, truth.count) == ("black", 3)
     assert (reading.colour, reading.count) == ("black", 3)
+
+
+@pytest.mark.skipif(not (real_dir() / "labels.json").exists(),
+                    reason="real labelled boards not present")
+@pytest.mark.parametrize("photo, column", [
+    ("fm-gold-a.jpg", 8),  # a navy base lit grey: a colour of no player's, no rim
+    ("start-red-black.jpg", 7),  # a black base, a lit ring a tight step beyond it
+])
+def test_real_bare_bases_under_glare_read_empty(photo, column):
+    from vision.augment import TRANSFORMS
+
+    frame = next(f for f in load_real() if f["name"] == photo)
+    image, corners = TRANSFORMS["glare spot over the lower right points"](
+        frame["image"], frame["corners"])
+    assert frame["truth"].bottom[column] is None
+    assert BoardReader().read(image, corners=corners).bottom[column] is None
