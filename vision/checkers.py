@@ -2340,18 +2340,19 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
                               [candidates[point].colours[j] for point, j, _ in readings]])
     weighted_all = weighted(colours).tolist()
     own = weighted_all[len(xs):]
-    players = weighted(stacked) if stacked is not None and len(stacked) else None
+    # Which readings have the colour of a checker on a stack (all of them in one look-up).
+    of_players = ((nearest_distance(np.array(own, np.float32), weighted(stacked)) < SAME_PAINT)
+                  .tolist() if stacked is not None and len(stacked) else [False] * len(own))
     empty, start = [], 0
-    for (point, j, siblings), colour in zip(readings, own):
+    for (point, j, siblings), colour, of_player in zip(readings, own, of_players):
         paint = weighted_all[start:start + len(siblings)]
         start += len(siblings)
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
         cand = candidates[point]
-        if gap >= OFF_PAINT and (
-                (players is not None and float(nearest_distance(colour, players)[0]) < SAME_PAINT)
-                or not _lit_paint(cand.colours[j], colours[start - len(siblings):start],
-                                  colour[0], statistics.median(p[0] for p in paint))):
+        if gap >= OFF_PAINT and (of_player or not _lit_paint(
+                cand.colours[j], colours[start - len(siblings):start], colour[0],
+                statistics.median(p[0] for p in paint))):
             continue  # a colour of its own
         sampled = _far_samples(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
                                point[0] == "top")
