@@ -163,6 +163,59 @@ def _two_means(data: np.ndarray, weights: np.ndarray, rounds: int = 20) -> np.nd
     return labels
 
 
+def srgb_to_linear(value: np.ndarray) -> np.ndarray:
+    """sRGB-encoded values (0..1) as linear light: light adds, and glare is added, there.
+
+    >>> [round(float(v), 3) for v in srgb_to_linear(np.float64([0, 0.5, 1]))]
+    [0.0, 0.214, 1.0]
+    """
+    value = np.asarray(value)
+    return np.where(value <= 0.04045, value / 12.92, ((value + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(light: np.ndarray) -> np.ndarray:
+    """Linear light, clipped to 0..1 (a sensor saturates), as sRGB-encoded values (0..1); the
+    inverse of :func:`srgb_to_linear`.
+
+    >>> [round(float(v), 3) for v in linear_to_srgb(srgb_to_linear(np.float64([0.2, 0.7])))]
+    [0.2, 0.7]
+    """
+    light = np.clip(light, 0.0, 1.0)  # (in the precision it comes in)
+    return np.where(light <= 0.0031308, 12.92 * light, 1.055 * light ** (1 / 2.4) - 0.055)
+
+
+#: Amounts of white light (linear, a share of full scale) tried by :func:`lit_distance`: none,
+#: then from a faint sheen to a saturating glare, each about 9% more than the one before.
+GLARE_LEVELS = np.concatenate([[0.0], np.geomspace(0.002, 1.0, 72)])[:, None]
+# 8-bit Lab to OpenCV's float Lab (L 0..100, a and b about 0), and the lightness-weighted
+# distance's channel weights in that scale.
+_LAB_SCALE = np.float32([100 / 255, 1, 1])
+_LAB_OFFSET = np.float32([0, 128, 128])
+_FLOAT_WEIGHTS = np.float32([LIGHTNESS_WEIGHT * 255 / 100, 1, 1])
+
+
+def lit_distance(colour: Sequence[float], paint: Sequence[float]) -> float:
+    """How far (lightness-weighted, as :func:`weighted`) an 8-bit Lab ``colour`` lies from the
+    Lab ``paint`` lit by glare: white light added to the paint in linear light and clipped (a
+    lamp's reflection on a glossy board), as much as brings it nearest.
+
+    Glare lifts a dark paint toward grey and white and pales a coloured one; no amount of it
+    turns one hue into another or darkens anything.
+
+    >>> navy = (27, 129, 125)
+    >>> lit_distance((71, 129, 127), navy) < 1, lit_distance((27, 129, 125), navy) < 1
+    (True, True)
+    >>> lit_distance((60, 175, 150), navy) > 40, lit_distance((15, 129, 125), navy) > 5
+    (True, True)
+    """
+    lab = (np.asarray(paint, np.float32) - _LAB_OFFSET) * _LAB_SCALE
+    bgr = np.clip(cv2.cvtColor(lab.reshape(1, 1, 3), cv2.COLOR_Lab2BGR), 0.0, 1.0).reshape(3)
+    lit = linear_to_srgb(srgb_to_linear(bgr) + GLARE_LEVELS).astype(np.float32)
+    lit = cv2.cvtColor(lit.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    gaps = (lit - (np.asarray(colour, np.float32) - _LAB_OFFSET) * _LAB_SCALE) * _FLOAT_WEIGHTS
+    return float(np.sqrt(np.square(gaps).sum(axis=1).min()))
+
+
 def centre_distances(colours: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """Distance (lightness down-weighted, as :func:`weighted`) from each colour to each centre.
 

@@ -48,6 +48,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from calibration.colours import linear_to_srgb, srgb_to_linear
 from calibration.geometry import TYPICAL_FOCAL, Corners, field_aspect
 
 #: A transform: frame and corners in, frame and corners out.
@@ -314,8 +315,7 @@ def to_linear(frame: np.ndarray) -> np.ndarray:
     >>> [round(float(v), 3) for v in to_linear(np.uint8([0, 128, 255]))]
     [0.0, 0.216, 1.0]
     """
-    v = np.arange(256) / 255.0
-    lut = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
+    lut = srgb_to_linear(np.arange(256) / 255.0).astype(np.float32)
     return lut[frame]
 
 
@@ -325,9 +325,7 @@ def from_linear(light: np.ndarray) -> np.ndarray:
     >>> from_linear(to_linear(np.arange(256, dtype=np.uint8))).tolist() == list(range(256))
     True
     """
-    v = np.clip(light, 0.0, 1.0)
-    out = np.where(v <= 0.0031308, 12.92 * v, 1.055 * np.power(v, 1 / 2.4) - 0.055)
-    return np.clip(np.round(out * 255), 0, 255).astype(np.uint8)
+    return np.clip(np.round(linear_to_srgb(light) * 255), 0, 255).astype(np.uint8)
 
 
 def _point_spread(frame: np.ndarray, kernel: np.ndarray) -> np.ndarray:

@@ -66,7 +66,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from calibration.colours import weighted
+from calibration.colours import lit_distance, nearest_distance, weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
@@ -143,6 +143,18 @@ LONE_RIM_CLEAR = 8.0
 #: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
 #: read as lone checkers, 0.5 to 1.7.
 LONE_RIM_STEP = 2.0
+#: ... and that step must be no ramp.  A rim changes the lightness within the band between 0.8
+#: and 1.2 radii, level on either side, so the band reaches (a line: passes) both the levels
+#: just inside and just outside it (:func:`_far_rim_line` at least 0).  Glare (light added
+#: smoothly) or a shade across bare paint is a ramp that runs on past the band: the band falls
+#: short of both levels, by about the ramp's slope times 0.2 radii (from the band's ends to
+#: where the levels are taken).  A reading whose band falls short of both by at least
+#: :data:`LONE_RAMP_SHORT` times its step (its steepest change, per pixel) over a radius is a
+#: ramp.  Synthetic hard seeds 0-3999 and the real photos under every transform (corners
+#: given), lone readings of their point's paint clear of the facing stack: the checkers 0.03
+#: at most (1034); the glare-lit bases with a step of 2 or more, 0.27 and 0.30 (seeds 3934,
+#: 3089; the others, 0.17 to 1.0 or with a step under 2).
+LONE_RAMP_SHORT = 0.1
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -334,9 +346,21 @@ class CheckerFindings:
     stacks: list[Stack]  # 12 top, 12 bottom, then the bar
     radius: float
     threshold: float
+    #: The field's ring evidence and geometry, for looks asked for after the search
+    #: (:meth:`light_beside`); None when made by hand.
+    scorer: RingScorer | None = dc_field(default=None, repr=False)
+    geometry: BoardGeometry | None = dc_field(default=None, repr=False)
 
     def row(self, name: str) -> list[Stack]:
         return [s for s in self.stacks if s.row == name]
+
+    def light_beside(self, index: int) -> float | None:
+        """How much lighter (8-bit Lab lightness) the bare points beside point stack
+        ``stacks[index]`` are than their paint elsewhere (:func:`_light_beside`): glare lights
+        it, a shade darkens it; None where nothing beside it can be compared."""
+        if self.scorer is None or self.geometry is None:
+            return None
+        return _light_beside(self.scorer, self.geometry, self.stacks, index)
 
 
 def _peaks(profile: np.ndarray, spread: int) -> np.ndarray:
@@ -888,6 +912,37 @@ def _without_tight_steps(candidates: dict, chains: dict, radius: float, threshol
         chains[key] = (kept, rival)
 
 
+def _without_paint_ends(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                        radius: float, threshold: float) -> None:
+    """Small stacks (at most :data:`FLAT_MOST`) end before a last checker that lies under the
+    one before (short of ``threshold`` all round, closer than :data:`OVERLAP_BELOW` radii)
+    with the point's own paint in its middle (:func:`_paint_gap` below :data:`SAME_PAINT`,
+    the paint taken on the empty points of the same paint in its row) where the one before
+    differs from it by :data:`SAME_PAINT` or more.
+
+    A checker half hidden under another of its player's shows that one's colour (see
+    :data:`HIDDEN_END_JUMP`); the bare point just beyond a stack's end shows part of a ring
+    too (the last checker's rim) and its own paint.  A checker left alone so is then judged
+    as every lone reading is (:func:`_settle_lone`).  Synthetic hard seeds 0-3999 (corners
+    given): the true hidden ends of small stacks differ from the checker before by 7.3 at
+    most (11 of them); seed 3340's black point beyond a black checker, 13 from it and 3.1
+    from the paint.
+    """
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not 2 <= len(chain) <= FLAT_MOST:
+            continue
+        end, before = chain[-1], chain[-2]
+        if (cand.full[end] >= threshold
+                or cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
+                or cand.distances[end][before] < SAME_PAINT):
+            continue
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and not chains[row, c][0]]
+        if siblings and _paint_gap(scorer, cand, end, siblings, centres) < SAME_PAINT:
+            chains[row, column] = (chain[:-1], rival)
+
+
 def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
                          ys: np.ndarray, radius: float, edge_up: bool
                          ) -> tuple[list[float], list[float], list[float]]:
@@ -967,12 +1022,15 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             chains[row, column] = (recount, chains[row, column][1])
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
+    # (A stack cut before a tight step may be left with one checker: the lone readings'
+    # tests below then judge it.)
+    if not layered:  # a second layer lies a tight step from the first: read_layered's
+        _without_tight_steps(candidates, chains, radius, threshold)
+    _without_paint_ends(scorer, candidates, chains, centres, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
-    if not layered:  # a second layer lies a tight step from the first: read_layered's
-        _without_tight_steps(candidates, chains, radius, threshold)
     stacks: list[Stack] = []
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
@@ -994,7 +1052,67 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             stack.colours = [next(colours) for _ in stack.centres]
     stacks.append(_bar_stack(scorer, geometry, threshold,
                              np.array([c for stack in stacks for c in stack.colours])))
-    return CheckerFindings(stacks, radius, threshold)
+    return CheckerFindings(stacks, radius, threshold, scorer, geometry)
+
+
+#: A point beside a stack's checker is bare there when no checker was found on it within this
+#: many radii (along the axis) of that height; so is a point of the same paint taken as the
+#: paint's reference.
+BARE_REACH = 2.0
+
+
+def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stack],
+                  index: int) -> float | None:
+    """How much lighter (8-bit Lab lightness) the paint beside point stack ``stacks[index]``
+    is than the same paint elsewhere: the median, over its checkers and the two points beside
+    it where bare at the checker's height (:data:`BARE_REACH`), of that point's lightness
+    there less the median of the bare points of its paint (every other point of the row) at
+    the same height.  None where no point beside it is bare with a bare one of its paint.
+
+    Glare and shade are smooth over the board: what lights or shades a stack lights or shades
+    the bare paint beside it, and the same paint elsewhere shows how it looks without.
+
+    >>> from calibration.geometry import BoardGeometry
+    >>> geometry = BoardGeometry.default(aspect=0.9)
+    >>> x, y = geometry.column_x(3), geometry.height - geometry.checker_radius
+    >>> stacks = [Stack("bottom", c, [(x, y)] if c == 3 else []) for c in range(12)]
+    >>> def beside(spot: int) -> float:   # a grey board, a patch of light or shade about x, y
+    ...     field = np.full((geometry.height, geometry.width, 3), 90, np.uint8)
+    ...     _ = cv2.circle(field, (int(x), int(y)), int(3 * geometry.checker_radius), spot, -1)
+    ...     scorer = RingScorer(cv2.GaussianBlur(field, (0, 0), 2.0), geometry.checker_radius)
+    ...     return _light_beside(scorer, geometry, stacks, 3)
+    >>> beside((150, 150, 150)) > 40, beside((40, 40, 40)) < -40, beside((90, 90, 90)) == 0
+    (True, True, True)
+    """
+    stack = stacks[index]
+    by_point = {(s.row, s.column): s for s in stacks}
+    reach = BARE_REACH * scorer.radius
+    m = geometry.margin
+
+    def bare(column: int, y: float) -> bool:
+        return all(abs(cy - y) > reach for _, cy in by_point[stack.row, column].centres)
+
+    groups: list[int] = []  # per point compared: how many of its paint it is compared with
+    xs, ys = [], []
+    for x, y in stack.centres:
+        offset = x - (m + geometry.column_x(stack.column))
+        for side in (stack.column - 1, stack.column + 1):
+            if not 0 <= side < POINTS_PER_ROW or not bare(side, y):
+                continue
+            same = [c for c in range(side % 2, POINTS_PER_ROW, 2)
+                    if c not in (side, stack.column) and bare(c, y)]
+            if same:
+                groups.append(len(same))
+                xs.extend(m + geometry.column_x(c) + offset for c in [side] + same)
+                ys.extend([y] * (1 + len(same)))
+    if not groups:
+        return None
+    lightness = scorer.colour_at(np.array(xs, np.float32), np.array(ys, np.float32))[:, 0]
+    lifts, start = [], 0
+    for count in groups:
+        lifts.append(float(lightness[start] - np.median(lightness[start + 1:start + 1 + count])))
+        start += 1 + count
+    return float(np.median(lifts))
 
 
 def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
@@ -2063,7 +2181,10 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
                                       radius, limit, first_min)
         if verdict is not None:
             chains[row, column] = (verdict, rival)
-    for key in _paint_lone(scorer, candidates, clear, centres, radius):
+    stacked = [candidates[key].colours[chain] for key, (chain, _) in chains.items()
+               if len(chain) >= 2]
+    for key in _paint_lone(scorer, candidates, clear, centres, radius,
+                           np.concatenate(stacked) if stacked else None):
         chains[key] = ([], chains[key][1])
     for key in _dice_on_paint(scorer, candidates, chains, centres, radius):
         chains[key] = ([], chains[key][1])
@@ -2176,7 +2297,8 @@ def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tup
 
 def _paint_lone(scorer: RingScorer, candidates: dict,
                 readings: list[tuple[tuple[str, int], int, list[tuple[str, int]]]],
-                centres: dict, radius: float) -> list[tuple[str, int]]:
+                centres: dict, radius: float, stacked: np.ndarray | None = None
+                ) -> list[tuple[str, int]]:
     """The points among ``readings`` (point, its lone checker's candidate index, the empty
     points of the same paint in its row), each read with a lone checker clear of the facing
     stack, that are empty bases: the checker's middle has the point's paint (:func:`_paint_gap`
@@ -2195,6 +2317,18 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     under every transform, lone readings so near the paint: the glare-lit bases step 0.8 to
     1.8 with lines of -10 to -1.9; the checkers step at least 2.1 or, where less (one, 1.6),
     show a line of 9.
+
+    A reading of the paint's very colour must step in lightness (a rim is a bevel's shading, a
+    groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
+    must be no ramp (see :data:`LONE_RAMP_SHORT`).  Glare may lift a dark base far off its
+    paint (a navy base to grey): a reading off the paint whose colour is the paint with white
+    light added (:func:`_lit_paint`) must show the step or the line as one near it must,
+    unless it has the colour of a checker on a stack of two or more (``stacked``, Lab; closer
+    than :data:`SAME_PAINT`): those are players' colours, and looking no further keeps a white
+    checker on dark paint, which glare could also make, cheap.  Synthetic hard seeds 0-3999 and
+    the real photos under every transform: the 2417 lone checkers lit paint could make (white
+    ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's glare-lit navy base under
+    the lower right glare spot, 0.44 with a line of -12.7.
     """
     if not readings:
         return []
@@ -2206,25 +2340,64 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
                               [candidates[point].colours[j] for point, j, _ in readings]])
     weighted_all = weighted(colours).tolist()
     own = weighted_all[len(xs):]
+    # Which readings have the colour of a checker on a stack (all of them in one look-up).
+    of_players = ((nearest_distance(np.array(own, np.float32), weighted(stacked)) < SAME_PAINT)
+                  .tolist() if stacked is not None and len(stacked) else [False] * len(own))
     empty, start = [], 0
-    for (point, j, siblings), colour in zip(readings, own):
+    for (point, j, siblings), colour, of_player in zip(readings, own, of_players):
         paint = weighted_all[start:start + len(siblings)]
         start += len(siblings)
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
-        if gap >= OFF_PAINT:
-            continue
         cand = candidates[point]
-        x, y, edge_up = float(cand.px[j]), float(cand.py[j]), point[0] == "top"
-        if _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
+        if gap >= OFF_PAINT and (of_player or not _lit_paint(
+                cand.colours[j], colours[start - len(siblings):start], colour[0],
+                statistics.median(p[0] for p in paint))):
+            continue  # a colour of its own
+        sampled = _far_samples(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
+                               point[0] == "top")
+        if sampled is None:  # (no far arc in the image: no rim there)
+            empty.append(point)
             continue
-        # Near the paint but not of it: glare or shade lifting a base's colour, or a checker
-        # of a colour close to the paint's whose rim is a line (a bevel, a groove) rather
-        # than a step from face to paint.
-        if (gap < SAME_PAINT
-                or _far_rim_line(scorer.lab[:, :, 0], x, y, radius, edge_up) < LONE_RIM_LINE):
+        if gap < SAME_PAINT:
+            # The point's own paint: its rim must step in lightness, and be no ramp.
+            step = _sampled_step(sampled, radius, lightness=True)
+            if (step < LONE_RIM_STEP
+                    or -_sampled_rim_line(sampled, radius) >= LONE_RAMP_SHORT * step * radius):
+                empty.append(point)
+            continue
+        # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a
+        # base's colour, or a checker of a colour close to the paint's whose rim is a line (a
+        # bevel, a groove) rather than a step from face to paint.
+        if (_sampled_step(sampled, radius) < LONE_RIM_STEP
+                and _sampled_rim_line(sampled, radius) < LONE_RIM_LINE):
             empty.append(point)
     return empty
+
+
+def _lit_paint(colour: np.ndarray, paints: np.ndarray, lightness: float,
+               paint_lightness: float) -> bool:
+    """Whether a lone reading's Lab ``colour`` is its point's paint lit by glare: within
+    :data:`SAME_PAINT` of the median of ``paints`` (Lab, the empty points of the same paint)
+    with white light added in linear light (:func:`calibration.colours.lit_distance`).  Glare
+    only lightens: a reading no lighter than the paint (``lightness`` against
+    ``paint_lightness``, in any one scale) is not looked at further.
+
+    >>> navy = np.float32([[27, 129, 125], [26, 130, 125], [28, 129, 126]])
+    >>> _lit_paint(np.float32([71, 129, 127]), navy, 71, 27)
+    True
+    >>> _lit_paint(np.float32([120, 180, 160]), navy, 120, 27)   # a red checker
+    False
+
+    Glare may turn a dark paint white, so a white checker there passes too: its rim, a
+    clear step from white to the paint, tells it (see :func:`_paint_lone`).
+
+    >>> _lit_paint(np.float32([225, 128, 131]), navy, 225, 27)
+    True
+    """
+    if lightness <= paint_lightness:
+        return False
+    return lit_distance(colour, np.median(paints, axis=0)) < SAME_PAINT
 
 
 def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
@@ -2520,11 +2693,53 @@ def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool)
     profile = _far_profile(lab, x, y, radius, edge_up)
     if profile is None:
         return 0.0
-    change, mid = profile
+    return _step_above_beside(*profile, radius)
+
+
+def _step_above_beside(change: np.ndarray, mid: np.ndarray, radius: float) -> float:
+    """:func:`_far_step` of a far-arc profile (:func:`_far_profile`'s changes and distances)."""
     band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
     beside = np.minimum(np.median(change[:, mid <= 0.7 * radius], axis=1),
                         np.median(change[:, mid >= 1.3 * radius], axis=1))
     return float(np.median(change[:, band].max(axis=1) - beside))
+
+
+def _sampled_step(sampled: tuple[np.ndarray, np.ndarray, float], radius: float,
+                  lightness: bool = False) -> float:
+    """:func:`_far_step` of a far arc already sampled (:func:`_far_samples` of a Lab image):
+    of its colour, or of its lightness alone (``lightness``), as :func:`_far_step` of the
+    image's lightness gives.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (60, 60, 160), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> sampled = _far_samples(lab, 40, 40, 12.0, True)
+    >>> (_sampled_step(sampled, 12.0), _sampled_step(sampled, 12.0, lightness=True)) == (
+    ...     _far_step(lab, 40, 40, 12.0, True), _far_step(lab[:, :, 0], 40, 40, 12.0, True))
+    True
+    """
+    samples, rho, step = sampled
+    if lightness:
+        samples = samples[:, :, :1]
+    change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
+    return _step_above_beside(change, rho[:-1] + step / 2, radius)
+
+
+def _sampled_rim_line(sampled: tuple[np.ndarray, np.ndarray, float], radius: float) -> float:
+    """:func:`_far_rim_line` of the lightness of a far arc already sampled
+    (:func:`_far_samples` of a Lab image).
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (100, 100, 100), 2)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> _sampled_rim_line(_far_samples(lab, 40, 40, 12.0, True), 12.0) == _far_rim_line(
+    ...     lab[:, :, 0], 40, 40, 12.0, True)
+    True
+    """
+    samples, rho, _ = sampled
+    return _line_beyond_levels(samples[:, :, :1].mean(axis=0)[:, 0], rho, radius)
 
 
 def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
@@ -2611,7 +2826,12 @@ def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge
     if averaged is None:
         return 0.0
     mean, rho, _ = averaged
-    mean = mean[:, 0]
+    return _line_beyond_levels(mean[:, 0], rho, radius)
+
+
+def _line_beyond_levels(mean: np.ndarray, rho: np.ndarray, radius: float) -> float:
+    """:func:`_far_rim_line` of a direction-averaged far-arc lightness profile (``mean`` at
+    distances ``rho``)."""
     inside = float(mean[(rho >= 0.5 * radius) & (rho <= 0.7 * radius)].mean())
     outside = float(mean[(rho >= 1.3 * radius) & (rho <= 1.5 * radius)].mean())
     band = mean[(rho >= 0.8 * radius) & (rho <= 1.2 * radius)]
@@ -2834,6 +3054,7 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
     px = bar_x + lateral[best_lateral[peaks]]
     py = ys[peaks]
     cover = scorer.coverage(px, py)[0] if peaks.size else np.zeros(0)
+    py, cover = _bar_rings_refined(scorer, px, py, cover, threshold)
     stack = Stack("bar", 0)
     taken: list[float] = []
     known = (weighted(checker_colours) if checker_colours is not None and len(checker_colours)
@@ -2856,6 +3077,48 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
         if len(taken) >= 15:
             break
     return stack
+
+
+#: Offsets (pixels along the bar) at which a bar ring just short of the threshold is read again.
+BAR_REFINE_OFFSETS = (-2.0, -1.0, 1.0, 2.0)
+
+
+def _bar_rings_refined(scorer: RingScorer, px: np.ndarray, py: np.ndarray, cover: np.ndarray,
+                       threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bar's proposed rings (``px``, ``py``, their rim shares ``cover``), each one within
+    :data:`REFINE_BELOW` under ``threshold`` moved along the bar to where its rim shows best
+    within :data:`BAR_REFINE_OFFSETS`, when that clears the threshold there.
+
+    The coarse ring map proposes centres at half resolution: a checker whose rim is broken (a
+    glossy one's sheen, a dark one's faint rim on a dark bar) may fall just short where it is
+    proposed and show the threshold's share of its rim a pixel or two away.  The checker tests
+    that follow (colour, whole rim, a hinge's face) are unchanged.
+
+    >>> field = np.full((120, 60, 3), 40, np.uint8)
+    >>> _ = cv2.circle(field, (30, 61), 10, (90, 90, 90), 2)
+    >>> scorer = RingScorer(field, 11.0)
+    >>> xs, ys = np.float32([30.0]), np.float32([55.0])  # proposed 6 pixels off
+    >>> cover = scorer.coverage(xs, ys)[0]
+    >>> moved, refined = _bar_rings_refined(scorer, xs, ys, cover, 0.82)
+    >>> float(cover[0]), float(moved[0]), float(refined[0])
+    (0.78125, 57.0, 1.0)
+    """
+    near = np.flatnonzero((cover < threshold) & (cover >= threshold - REFINE_BELOW))
+    if near.size == 0:
+        return py, cover
+    offsets = np.float32(BAR_REFINE_OFFSETS)
+    xs = np.repeat(px[near], offsets.size)
+    ys = (py[near, None] + offsets[None, :]).ravel()
+    trial = scorer.coverage(xs, ys)[0].reshape(near.size, offsets.size)
+    best = trial.argmax(axis=1)
+    better = trial[np.arange(near.size), best] >= threshold
+    if not better.any():
+        return py, cover
+    py, cover = py.copy(), cover.copy()
+    moved = near[better]
+    py[moved] = py[moved] + offsets[best[better]]
+    cover[moved] = trial[better, best[better]]
+    return py, cover
 
 
 def _players_colour(colour: np.ndarray, known: np.ndarray | None) -> bool:
