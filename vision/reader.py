@@ -36,6 +36,7 @@ from calibration.geometry import (
     BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp, with_fourth_channel,
 )
 from calibration.snap import Snap, snap_corners
+from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint, camera_over_field, warp_raised
 from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
@@ -46,6 +47,22 @@ from vision.trays import TrayReading, read_trays
 #: Frame kept around the field when warping, as a share of the field width: corners a few
 #: pixels inside the field must not cut the checkers at the edge in half.
 FIELD_MARGIN = 0.0
+#: A camera at a slant sees a checker's top face (a thickness above the board) moved away from
+#: it on the board plane (see :mod:`calibration.viewpoint`).  Where that move, at the field's
+#: centre, is at least :data:`RAISED_SHIFT_LEAST` radii, the stacks' first checkers tell
+#: whether the checkers stand raised (solids at a slant) or lie where their bases are (a photo
+#: taken from above and tilted afterwards, a drawing): raised when the median squared distance
+#: of at least :data:`RAISED_STACKS_LEAST` first checkers (within two radii of their edge) from
+#: where their top faces would be seen is under :data:`RAISED_CLEARLY` times their distance from
+#: where their bases lie (against the edge, on their column's axis).  Then the checkers are read
+#: again on the field rectified through the plane of their tops.  Synthetic hard seeds 0-299,
+#: frames whose move is 0.2 radii or more (about 20 degrees from vertical): flat checkers (146
+#: frames) 0.40 or more, 0.5 or more but one; solid checkers (175 frames) under 0.35 in 118.
+RAISED_SHIFT_LEAST = 0.2
+RAISED_CLEARLY = 0.35
+RAISED_STACKS_LEAST = 3
+#: Where the first checker of a stack lies when pushed against its edge, in radii from it.
+FIRST_AT_EDGE = 1.06
 
 
 class ReadError(ValueError):
@@ -73,6 +90,40 @@ def rectify(frame: np.ndarray, corners: Sequence[Sequence[float]],
     if calibration is None or calibration.bar is None:
         geometry = find_bar(field, geometry)
     return Rectified(field, geometry, corners)
+
+
+def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Corners,
+                frame_size: tuple[int, int]) -> tuple[Viewpoint, float] | None:
+    """The camera and the checkers' thickness (field pixels) when the checkers found on the
+    board-plane field show their tops raised at a slant (see :data:`RAISED_CLEARLY`), else
+    None."""
+    view = camera_over_field(corners, geometry, frame_size)
+    if view is None:
+        return None
+    radius, m = geometry.checker_radius, geometry.margin
+    lift = CHECKER_THICKNESS * 2 * radius
+    onto = view.onto_board(lift)
+    centre = np.array([*view.centre, 1.0])
+    if np.hypot(*((onto @ centre)[:2] - centre[:2])) < RAISED_SHIFT_LEAST * radius:
+        return None
+    at_base, at_top = [], []
+    for stack in findings.stacks[:-1]:
+        if not stack.centres:
+            continue
+        down = 1 if stack.row == "top" else -1
+        edge = m if stack.row == "top" else m + geometry.height
+        first = np.asarray(stack.centres[0])
+        if abs(first[1] - edge) > 2 * radius:
+            continue
+        base = np.array([m + geometry.column_x(stack.column), edge + down * FIRST_AT_EDGE * radius,
+                         1.0])
+        at_base.append(np.sum(np.square(first - base[:2])))
+        at_top.append(np.sum(np.square(first - (onto @ base)[:2])))
+    if len(at_base) < RAISED_STACKS_LEAST:
+        return None
+    if np.median(at_top) < RAISED_CLEARLY * np.median(at_base):
+        return view, lift
+    return None
 
 
 def _sigmoid(x: float) -> float:
@@ -125,11 +176,18 @@ class BoardReader:
         self._scratch.frame4 = frame4
         rect = rectify(frame4, corners, self.calibration)
         findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
+        raised = raised_view(findings, rect.geometry, rect.corners,
+                             (frame.shape[1], frame.shape[0]))
+        field = rect.field
+        if raised is not None:
+            view, lift = raised
+            field = warp_raised(frame4, rect.corners, rect.geometry, view, lift)
+            findings = find_checkers(field, rect.geometry, layered=self.layered_stacks)
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))
         centres_found = [c for s in findings.stacks for c in s.centres]
-        cover = find_occlusion(rect.field, rect.geometry, centres, centres_found, findings.radius,
+        cover = find_occlusion(field, rect.geometry, centres, centres_found, findings.radius,
                                frame_band(frame4, rect.corners, rect.geometry))
         obs.occluded = cover.occluded
         if cover.occluded:

@@ -1,6 +1,7 @@
 """Checkers drawn as solids seen by a phone (vision.solid, RenderOptions(solid=True)): the
 camera's geometry, the ray-cast cylinders (raised top, side wall toward the camera, near
-checkers hiding far ones), and frames without the option left as they were."""
+checkers hiding far ones), frames without the option left as they were; and the reader taking
+raised checkers seen at a slant on the plane of their tops (vision.reader.raised_view)."""
 from __future__ import annotations
 
 import math
@@ -9,8 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.viewpoint import camera_over_field
 from engine.position import Position
 from vision import evaluate
+from vision.checkers import find_checkers
+from vision.reader import BoardReader, raised_view, rectify
 from vision.render import RenderOptions, render_board
 from vision.solid import (CameraPose, Cylinder, SolidCamera, draw_cylinders, place_camera,
                           shingled_tilts)
@@ -151,3 +155,33 @@ def test_evaluate_scores_solid_frames_by_slant(capsys):
                           "--no-locate", "--no-dice"]) == 0
     out = capsys.readouterr().out
     assert "solid at 40 deg" in out and "slant 30-45 deg" in out
+
+
+def _first_pass(scene):
+    rect = rectify(scene.image, scene.corners)
+    findings = find_checkers(rect.field, rect.geometry)
+    return raised_view(findings, rect.geometry, rect.corners,
+                       (scene.image.shape[1], scene.image.shape[0]))
+
+
+@pytest.mark.parametrize("seed, azimuth", [(18, 20.0), (7, 160.0)])
+def test_solid_checkers_seen_from_a_seat_are_read_on_the_plane_of_their_tops(seed, azimuth):
+    # From beyond the bottom edge and beyond the top edge, 55 degrees from vertical: the far
+    # row's tops are seen moved toward its edge.  Read on the board plane alone, one point of
+    # each is wrong.
+    scene = render_board(Position.start(), RenderOptions(seed=seed, solid=True,
+                                                         pose=CameraPose(55.0, azimuth)))
+    assert _first_pass(scene) is not None
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert evaluate.score_board(obs, scene.truth)["exact"]
+
+
+@pytest.mark.parametrize("seed", [18, 27])
+def test_flat_checkers_in_a_tilted_view_are_not_taken_for_raised_ones(seed):
+    # Drawn flat and put into the frame 45 degrees from vertical (as a photo from above,
+    # tilted afterwards): the first checkers lie where their bases are.
+    scene = render_board(Position.start(), RenderOptions(seed=seed))
+    view = camera_over_field(scene.corners, rectify(scene.image, scene.corners).geometry,
+                             (scene.image.shape[1], scene.image.shape[0]))
+    assert view.slant_deg > 40
+    assert _first_pass(scene) is None
