@@ -6,7 +6,10 @@ Stages (each its own module with its own evaluation in :mod:`vision.evaluate`):
    automatically (:mod:`calibration.locate`);
 2. rectification — warp to the canonical top-down field and measure the bar
    (:mod:`calibration.geometry`);
-3. checkers — stacks per point and on the bar (:mod:`vision.checkers`);
+3. checkers — stacks per point and on the bar (:mod:`vision.checkers`); checkers seen raised at
+   a slant (solids seen from a seat: their tops moved away from the camera on the board plane)
+   are read again on the field rectified through the plane of their tops (:func:`raised_view`,
+   :mod:`calibration.viewpoint`);
 4. colours — the two checker colours, from the calibration or clustered on the frame
    (:mod:`calibration.colours`);
 5. trays — the borne-off checkers counted in a side tray when one is in view, checked against
@@ -55,11 +58,18 @@ FIELD_MARGIN = 0.0
 #: of at least :data:`RAISED_STACKS_LEAST` first checkers (within two radii of their edge) from
 #: where their top faces would be seen is under :data:`RAISED_CLEARLY` times their distance from
 #: where their bases lie (against the edge, on their column's axis).  Then the checkers are read
-#: again on the field rectified through the plane of their tops.  Synthetic hard seeds 0-299,
-#: frames whose move is 0.2 radii or more (about 20 degrees from vertical): flat checkers (146
-#: frames) 0.40 or more, 0.5 or more but one; solid checkers (175 frames) under 0.35 in 118.
+#: again on the field rectified through the plane of their tops.  Where the tops would be seen
+#: at least :data:`RAISED_FAR` radii from their bases (median over those stacks), first
+#: checkers nearer the tops than the bases are enough: the board-plane reading of raised
+#: checkers seen that far off their bases misplaces some (half cut off at the edge, a stack
+#: misread), but flat ones lie at their bases.  Synthetic hard seeds, frames whose move is 0.2
+#: radii or more (about 20 degrees from vertical) and three first checkers or more: flat
+#: checkers (0-3999, 1910 frames) 0.36 or more but two (0.08, 0.18: read the same either way),
+#: and of the 491 whose tops would be 0.4 radii off or more none nearer the tops; solid checkers
+#: (0-499, 302 frames) under 0.35 in 185, and 18 more nearer the tops.
 RAISED_SHIFT_LEAST = 0.2
 RAISED_CLEARLY = 0.35
+RAISED_FAR = 0.4
 RAISED_STACKS_LEAST = 3
 #: Where the first checker of a stack lies when pushed against its edge, in radii from it.
 FIRST_AT_EDGE = 1.06
@@ -106,7 +116,7 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
     centre = np.array([*view.centre, 1.0])
     if np.hypot(*((onto @ centre)[:2] - centre[:2])) < RAISED_SHIFT_LEAST * radius:
         return None
-    at_base, at_top = [], []
+    at_base, at_top, moved = [], [], []
     for stack in findings.stacks[:-1]:
         if not stack.centres:
             continue
@@ -119,9 +129,12 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
                          1.0])
         at_base.append(np.sum(np.square(first - base[:2])))
         at_top.append(np.sum(np.square(first - (onto @ base)[:2])))
+        moved.append(np.sum(np.square((onto @ base)[:2] - base[:2])))
     if len(at_base) < RAISED_STACKS_LEAST:
         return None
-    if np.median(at_top) < RAISED_CLEARLY * np.median(at_base):
+    base_off, top_off = np.median(at_base), np.median(at_top)
+    if top_off < RAISED_CLEARLY * base_off or (
+            np.median(moved) >= (RAISED_FAR * radius) ** 2 and top_off < base_off):
         return view, lift
     return None
 
