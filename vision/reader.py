@@ -116,22 +116,24 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
     centre = np.array([*view.centre, 1.0])
     if np.hypot(*((onto @ centre)[:2] - centre[:2])) < RAISED_SHIFT_LEAST * radius:
         return None
-    at_base, at_top, moved = [], [], []
+    firsts, bases = [], []
     for stack in findings.stacks[:-1]:
         if not stack.centres:
             continue
-        down = 1 if stack.row == "top" else -1
-        edge = m if stack.row == "top" else m + geometry.height
-        first = np.asarray(stack.centres[0])
-        if abs(first[1] - edge) > 2 * radius:
-            continue
-        base = np.array([m + geometry.column_x(stack.column), edge + down * FIRST_AT_EDGE * radius,
-                         1.0])
-        at_base.append(np.sum(np.square(first - base[:2])))
-        at_top.append(np.sum(np.square(first - (onto @ base)[:2])))
-        moved.append(np.sum(np.square((onto @ base)[:2] - base[:2])))
-    if len(at_base) < RAISED_STACKS_LEAST:
+        top = stack.row == "top"
+        edge = m if top else m + geometry.height
+        first = stack.centres[0]
+        if abs(first[1] - edge) <= 2 * radius:
+            firsts.append(first)
+            bases.append((m + geometry.column_x(stack.column),
+                          edge + (1 if top else -1) * FIRST_AT_EDGE * radius))
+    if len(firsts) < RAISED_STACKS_LEAST:
         return None
+    first_at, base_at = np.asarray(firsts), np.asarray(bases)
+    top_at = base_at * onto[0, 0] + onto[:2, 2]          # the homothety about the foot
+    at_base = np.sum(np.square(first_at - base_at), axis=1)
+    at_top = np.sum(np.square(first_at - top_at), axis=1)
+    moved = np.sum(np.square(top_at - base_at), axis=1)
     base_off, top_off = np.median(at_base), np.median(at_top)
     if top_off < RAISED_CLEARLY * base_off or (
             np.median(moved) >= (RAISED_FAR * radius) ** 2 and top_off < base_off):
