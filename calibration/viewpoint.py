@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -69,6 +69,24 @@ class Viewpoint:
         k = self.top_scale(lift)
         fx, fy = self.foot
         return np.array([[k, 0, fx * (1 - k)], [0, k, fy * (1 - k)], [0, 0, 1.0]])
+
+
+    def layer_shift(self, lift: float) -> Callable[[float, float], tuple[float, float]]:
+        """Where, on the field rectified through the plane ``lift`` above the board
+        (:func:`warp_raised`), a checker lying ``lift`` higher is seen moved from where it
+        would be seen lying on that plane: (dx, dy) in pixels at a position (x, y), the move of
+        each further layer of a stack built in layers.
+
+        >>> Viewpoint((0.0, 0.0), 500.0, (0.0, 0.0)).layer_shift(10.0)(100.0, 0.0)
+        (2.083333333333348, 0.0)
+        """
+        ratio = self.top_scale(2 * lift) / self.top_scale(lift) - 1
+        fx, fy = self.foot
+
+        def shift(x: float, y: float) -> tuple[float, float]:
+            return (x - fx) * ratio, (y - fy) * ratio
+
+        return shift
 
 
 def camera_over_field(corners: Sequence[Sequence[float]], geometry: BoardGeometry,

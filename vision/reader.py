@@ -197,7 +197,8 @@ class BoardReader:
         if raised is not None:
             view, lift = raised
             field = warp_raised(frame4, rect.corners, rect.geometry, view, lift)
-            findings = find_checkers(field, rect.geometry, layered=self.layered_stacks)
+            findings = find_checkers(field, rect.geometry, layered=self.layered_stacks,
+                                     layer_shift=view.layer_shift(lift))
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))

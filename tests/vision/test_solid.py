@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.viewpoint import camera_over_field
+from calibration.viewpoint import camera_over_field, warp_raised
 from engine.position import Position
 from vision import evaluate
 from vision.checkers import find_checkers
@@ -185,3 +185,26 @@ def test_flat_checkers_in_a_tilted_view_are_not_taken_for_raised_ones(seed):
                              (scene.image.shape[1], scene.image.shape[0]))
     assert view.slant_deg > 40
     assert _first_pass(scene) is None
+
+
+def test_layers_seen_from_a_seat_are_looked_for_where_the_camera_puts_them():
+    # A board with stacks built in layers, seen 34 degrees from vertical from beyond the top
+    # edge: each layer stands a thickness higher, so on the plane of the first layer's tops
+    # it is seen moved further from the camera.  White 13 on bottom[3] is read 8 when the
+    # layers are looked for upright.
+    scene = render_board(None, RenderOptions(seed=6, solid=True, layered=True))
+    assert 30 < scene.camera.pose.slant_deg < 40
+    rect = rectify(scene.image, scene.corners)
+    view, lift = raised_view(find_checkers(rect.field, rect.geometry), rect.geometry,
+                             rect.corners, (scene.image.shape[1], scene.image.shape[0]))
+    field = warp_raised(scene.image, rect.corners, rect.geometry, view, lift)
+
+    def bottom_3(**shift):
+        stacks = find_checkers(field, rect.geometry, layered=True, **shift).stacks
+        return next(s.count for s in stacks if (s.row, s.column) == ("bottom", 3))
+
+    assert scene.truth.bottom[3].count == 13
+    assert bottom_3(layer_shift=view.layer_shift(lift)) == 13
+    assert bottom_3() != 13
+    obs = BoardReader(layered_stacks=True).read(scene.image, corners=scene.corners)
+    assert evaluate.score_board(obs, scene.truth)["exact"]
