@@ -966,12 +966,16 @@ def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarr
 
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
-                  threshold: float = COVERAGE_THRESHOLD, layered: bool = False) -> CheckerFindings:
+                  threshold: float = COVERAGE_THRESHOLD, layered: bool = False,
+                  layer_shift: Callable[[float, float], tuple[float, float]] | None = None
+                  ) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image.
 
     ``layered``: also look for stacks built in layers (a second row on top of the first, see
     :mod:`vision.layers`), where the hidden checkers can only be inferred.  It is asked for,
     not always done, because it costs about twice a whole read on a board with tall stacks.
+    ``layer_shift``: where a camera at a slant sees each layer moved over the one below, in
+    image pixels, at an image position (see :func:`vision.reader.raised_view`).
     """
     radius = geometry.checker_radius
     h = geometry.height
@@ -1042,7 +1046,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 stack.centres = list(zip(cand.px[chosen].tolist(), cand.py[chosen].tolist()))
                 stack.scores = cover.tolist()
                 if layered and len(chosen) >= 2:
-                    _read_in_layers(field, geometry, radius, stack)
+                    _read_in_layers(field, geometry, radius, stack, layer_shift)
             stacks.append(stack)
     # The colours of all the checkers found, in one look-up.
     found = [c for stack in stacks for c in stack.centres]
@@ -1116,12 +1120,18 @@ def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stac
 
 
 def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
-                    stack: Stack) -> None:
+                    stack: Stack,
+                    layer_shift: Callable[[float, float], tuple[float, float]] | None = None
+                    ) -> None:
     """Replace a point's stack by its reading as built in layers, when it is one (hidden
     checkers included; each scored as the best rim seen, as nothing else of them shows)."""
     top = stack.row == "top"
     edge_y = geometry.margin if top else geometry.margin + geometry.height
-    layered = read_layered(field, edge_y, 1 if top else -1, radius, stack.centres)
+    lean = (0.0, 0.0)
+    if layer_shift is not None:
+        dx, dy = layer_shift(*stack.centres[0])
+        lean = ((dy if top else -dy) / radius, dx / radius)   # along, across the point
+    layered = read_layered(field, edge_y, 1 if top else -1, radius, stack.centres, lean)
     if layered is not None:
         stack.centres = list(layered.centres)
         stack.scores = [max(stack.scores)] * layered.count

@@ -11,8 +11,10 @@ The real photos are few, each at one scale and one viewpoint: ``--set real-aug``
 under each transform of :mod:`vision.augment` (turned, smaller, tilted further, darker, brighter,
 colour cast, JPEG, noise), their label corners carried along, with the label corners and with
 corners found automatically.  ``--set layered`` is the synthetic set with stacks of 6-15 built in
-layers (a second layer in the hollows of the first) instead of overlapped in one row; every
-synthetic set also reports how stacks of six or more were read.
+layers (a second layer in the hollows of the first) instead of overlapped in one row; ``--set
+solid`` the synthetic set with the checkers drawn as the solids they are, seen by a phone from
+overhead to a seat's slant (:mod:`vision.solid`), scored also by slant; every synthetic set also
+reports how stacks of six or more were read.
 
 Scoring: a point is right when colour and count both are (colours matched to the truth's by the
 best one-to-one mapping; naming is scored on its own); the bar is one more entry; a board is
@@ -254,8 +256,8 @@ def tall_summary(stacks: list[tuple[int, int, bool]]) -> list[str]:
 
 #: The modules whose code decides how a synthetic frame looks: a cached frame is reused only
 #: while their source is unchanged.
-_RENDER_SOURCES = ("vision/render.py", "vision/dice/render.py", "vision/dice/faces.py",
-                   "vision/observation.py", "engine/position.py")
+_RENDER_SOURCES = ("vision/render.py", "vision/solid.py", "vision/dice/render.py",
+                   "vision/dice/faces.py", "vision/observation.py", "engine/position.py")
 
 
 def _render_key() -> str:
@@ -275,7 +277,13 @@ def _scene(options: Any, cache: Path | None) -> tuple[Any, float]:
 
     if cache is None:
         return _timed(lambda: render_board(None, options))
-    path = cache / f"{_render_key()}-{options.seed}-{int(options.hard)}{int(options.layered)}.pickle"
+    solid = ""
+    if options.solid:
+        pose = options.pose
+        solid = "-solid" + ("" if pose is None else
+                            f"{pose.slant_deg:g},{pose.azimuth_deg:g},{pose.distance_cm},{pose.roll_deg:g}")
+    path = cache / (f"{_render_key()}-{options.seed}-{int(options.hard)}{int(options.layered)}"
+                    f"{solid}.pickle")
     if path.exists():
         with path.open("rb") as handle:
             return pickle.load(handle), 0.0
@@ -301,13 +309,33 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
+def solid_pose(frame_seed: int, slant: float | None) -> Any:
+    """The camera pose of a solid frame: None (the renderer's random one) or, for a sweep at
+    one ``slant``, that slant from a side and roll drawn from the seed."""
+    import numpy as np
+
+    from vision.solid import CameraPose
+
+    if slant is None:
+        return None
+    return CameraPose.random(np.random.default_rng([frame_seed, 0x51A]), (slant, slant))
+
+
+#: Slant bands (degrees from vertical) the solid set is reported by.
+SLANT_BANDS = ((0, 15), (15, 30), (30, 45), (45, 60))
+
+
 def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool = False,
                   seeds: list[int] | None = None, locate_corners: bool = True,
-                  cache: Path | None = None) -> dict[str, dict[str, float]]:
+                  cache: Path | None = None, solid: bool = False, slant: float | None = None
+                  ) -> dict[str, dict[str, float]]:
     """Render ``n`` labelled frames (seeds ``seed`` on, or exactly ``seeds``) and score each
     stage on them; ``layered`` draws boards with stacks of 6-15 built in layers
-    (:attr:`vision.render.RenderOptions.layered`); ``locate_corners`` False skips the automatic
-    corners; ``cache`` keeps drawn frames for the next run (see :func:`_scene`)."""
+    (:attr:`vision.render.RenderOptions.layered`); ``solid`` draws the checkers as solids seen
+    by a phone (:attr:`vision.render.RenderOptions.solid`, at ``slant`` degrees from vertical
+    or any of 0-60), and the result has a tally per slant band (``_slants``);
+    ``locate_corners`` False skips the automatic corners; ``cache`` keeps drawn frames for the
+    next run (see :func:`_scene`)."""
     from calibration.locate import LocateError, align_to, corner_error, locate_field
     from vision.reader import BoardReader
     from vision.render import RenderOptions
@@ -319,16 +347,22 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
     locate = {"found": 0, "close": 0, "tried": 0, "seconds": [], "errors": []}
     render_seconds = []
     tall: list[tuple[int, int, bool]] = []
+    by_slant = {band: Tally(f"slant {band[0]}-{band[1]} deg") for band in SLANT_BANDS}
     seeds = list(seeds) if seeds is not None else list(range(seed, seed + n))
     n = len(seeds)
     for frame_seed in seeds:
-        options = RenderOptions(seed=frame_seed, hard=hard, layered=layered)
+        options = RenderOptions(seed=frame_seed, hard=hard, layered=layered, solid=solid,
+                                pose=solid_pose(frame_seed, slant) if solid else None)
         scene, seconds = _scene(options, cache)
         if seconds:
             render_seconds.append(seconds)
         obs, seconds = _Clock.timed(lambda: reader.read(scene.image, corners=scene.corners), True)
         score = score_board(obs, scene.truth)
         given.add(score, seconds, f"seed {frame_seed}")
+        if scene.camera is not None:
+            slanted = scene.camera.pose.slant_deg
+            band = next((b for b in SLANT_BANDS if slanted < b[1]), SLANT_BANDS[-1])
+            by_slant[band].add(score, seconds, f"seed {frame_seed} ({slanted:.0f} deg)")
         tall.extend(tall_stacks(obs, scene.truth, score["mapping"]))
         count_off_and_trays(stages, obs, scene.truth, scene.tray_side is not None)
         stages.add("occluded, hand" if scene.hands else "occluded, no hand",
@@ -369,6 +403,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
         "_failures": {"given": given.failures[:30], "auto": auto.failures[:30]},  # type: ignore
         "_stages": stages,  # type: ignore
         "_tall": tall,  # type: ignore
+        "_slants": [t for t in by_slant.values() if t.boards],  # type: ignore
     }
 
 
@@ -593,13 +628,21 @@ def print_stages(stages: StageCounts) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("synthetic", "real", "all", "real-aug", "layered"),
+    parser.add_argument("--set", choices=("synthetic", "real", "all", "real-aug", "layered",
+                                          "solid"),
                         default="synthetic",
                         help="real-aug: the labelled real photos under the transforms of "
                              "vision.augment (turned, smaller, tilted, exposure, colour cast, "
                              "JPEG, noise), label corners carried along; layered: the synthetic "
                              "set with stacks of 6-15 built in layers (a second layer in the "
-                             "hollows of the first, and so on)")
+                             "hollows of the first, and so on); solid: the synthetic set with "
+                             "the checkers drawn as solids (cylinders) seen by a phone from "
+                             "overhead to a seat, 0-60 degrees from vertical")
+    parser.add_argument("--solid", action="store_true",
+                        help="synthetic, layered: draw the checkers as solids (see --set solid)")
+    parser.add_argument("--slant", type=float, default=None,
+                        help="solid: every frame seen at this slant (degrees from vertical), "
+                             "from a side drawn per seed")
     parser.add_argument("--no-locate", action="store_true",
                         help="synthetic, layered, real-aug: score with the label corners only (no "
                              "automatic corners)")
@@ -626,8 +669,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.frames < 1:
         parser.error("--frames must be at least 1")
     cv2.setNumThreads(args.threads)
-    if args.set in ("synthetic", "all", "layered"):
-        kind = ("easy" if args.easy else "hard") + (" layered" if args.set == "layered" else "")
+    solid = args.solid or args.set == "solid"
+    if args.set in ("synthetic", "all", "layered", "solid"):
+        kind = (("easy" if args.easy else "hard") + (" layered" if args.set == "layered" else "")
+                + (" solid" if solid else "")
+                + (f" at {args.slant:g} deg" if solid and args.slant is not None else ""))
         which = (f"seeds {args.seeds}" if args.seeds
                  else f"{args.frames} frames of 1280x720, seed {args.seed}")
         print(f"== synthetic {kind} set: {which}, {args.threads} OpenCV thread(s)")
@@ -635,7 +681,8 @@ def main(argv: list[str] | None = None) -> int:
                                layered=args.set == "layered",
                                seeds=parse_seeds(args.seeds) if args.seeds else None,
                                locate_corners=not args.no_locate,
-                               cache=Path(args.cache) if args.cache else None)
+                               cache=Path(args.cache) if args.cache else None,
+                               solid=solid, slant=args.slant)
         print(f"render (not part of reading)      {result['render']['ms_per_frame_median']:.0f} ms/frame"
               + (" (frames not drawn this run are from the cache)" if args.cache else ""))
         loc = result["locate"]
@@ -661,6 +708,8 @@ def main(argv: list[str] | None = None) -> int:
         print_stages(result["_stages"])
         for line in tall_summary(result["_tall"]):
             print(f"tall stacks (corners given)        {line}")
+        for tally in result["_slants"]:
+            print(f"  {tally.line()}")
         failures = result["_failures"]
         if failures["given"]:
             print("  not exact (corners given):", ", ".join(failures["given"]))

@@ -346,7 +346,8 @@ def _layered_scores(ev: _RimEvidence, n: int, firsts: np.ndarray, half: float,
 
 
 def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
-                 found: list[tuple[float, float]]) -> LayeredStack | None:
+                 found: list[tuple[float, float]], lean_guess: tuple[float, float] = (0.0, 0.0)
+                 ) -> LayeredStack | None:
     """Read one point's stack as built in layers, or ``None`` when it is not.
 
     ``field``: the canonical (warped, top-down) BGR image; ``edge_y``: image y of the field
@@ -360,6 +361,10 @@ def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
     The checker stage calls it per point once its stacks are final, for any stack of two or
     more, and on a result replaces that stack's centres by :attr:`LayeredStack.centres`
     (hidden checkers included, so the count is right).
+
+    ``lean_guess``: the shift of each layer over the one below (along, across the point;
+    radii) that the camera predicts (see :func:`vision.reader.raised_view`): the lean is looked
+    for within :data:`LEAN_RANGE` of it.
     """
     if len(found) < 2 or radius <= 0:
         return None
@@ -381,7 +386,7 @@ def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
             last = firsts + 2 * (n - 1) * half
             fits = firsts[(last <= reach) & (last >= furthest)]
             if fits.size:
-                scores = _layered_scores(ev, n, fits, half, (0.0, 0.0))
+                scores = _layered_scores(ev, n, fits, half, lean_guess)
                 f, _ = np.unravel_index(int(np.argmax(scores)), scores.shape)
                 coarse.append((float(scores.max()), n, half, float(fits[f])))
     if not coarse:
@@ -397,12 +402,13 @@ def read_layered(field: np.ndarray, edge_y: float, toward: int, radius: float,
         if not near.size:
             continue
         # The lean coarse to fine: a grid, then the neighbours of its best.
-        centre, step, here = (0.0, 0.0), 2 * LEAN_STEP, -np.inf
+        centre, step, here = lean_guess, 2 * LEAN_STEP, -np.inf
         while step >= LEAN_STEP - 1e-9:
             middle = centre
             for du, dv in product((-step, 0.0, step), repeat=2):
                 lean = (round(middle[0] + du, 3), round(middle[1] + dv, 3))
-                if max(abs(lean[0]), abs(lean[1])) > LEAN_RANGE + 1e-9:
+                if max(abs(lean[0] - lean_guess[0]),
+                       abs(lean[1] - lean_guess[1])) > LEAN_RANGE + 1e-9:
                     continue
                 scores = _layered_scores(ev, n, near, half, lean)
                 f, k = np.unravel_index(int(np.argmax(scores)), scores.shape)

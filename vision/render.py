@@ -8,7 +8,10 @@ stacks up to 15, dice (drawn by :mod:`vision.dice.render`), hands over the board
 returned :class:`Scene` carries the truth as a :class:`~vision.observation.BoardObservation` and the
 field corners in frame pixels.  As an option (``RenderOptions(layered=True)``, off by default)
 stacks of more than five are built in layers, a second layer in the hollows of the first, as
-players also stack them.
+players also stack them.  With ``RenderOptions(solid=True)`` (off by default) the checkers are
+solids seen by a physical camera, a phone overhead or at a seat (:mod:`vision.solid`): raised
+top faces, side walls toward the camera, near checkers hiding far ones, overlapped stacks
+leaning on each other.
 
 >>> from engine.position import Position
 >>> options = RenderOptions(seed=1, scheme=CHECKER_SCHEMES[0])
@@ -29,6 +32,9 @@ import numpy as np
 
 from engine.position import O, X, Position
 from vision.observation import BoardObservation, PointReading, absolute_point
+from vision.solid import (FIELD_WIDTH_CM, THICKNESS_SHARE, CameraPose, Cylinder, SolidCamera,
+                          SolidView, draw_cylinders, light_direction, place_camera,
+                          shingled_tilts)
 
 FRAME_SIZE = (1280, 720)
 
@@ -99,6 +105,13 @@ class RenderOptions:
     #: overlapped row; a random board (``position`` None) then has tall stacks of 6-15 (see
     #: :func:`layered_rows`).  Off by default: frames drawn without it are unchanged, bit for bit.
     layered: bool = False
+    #: Checkers drawn as the solids they are (cylinders a quarter of their diameter thick)
+    #: seen by a physical camera at ``pose`` (see :mod:`vision.solid`), instead of flat discs
+    #: in a top-down picture put into the frame by a plane's perspective.  ``pose`` None: a
+    #: random one (any side, 0-60 degrees from vertical; 0-30 when not ``hard``).  Off by
+    #: default: frames drawn without it are unchanged, bit for bit.
+    solid: bool = False
+    pose: CameraPose | None = None
 
 
 @dataclass
@@ -114,6 +127,8 @@ class Scene:
     #: of the field as drawn top-down; None when none are off or the board has no room for a
     #: tray (then they are out of view).
     tray_side: str | None = None
+    #: The camera of a solid frame (``RenderOptions.solid``): its pose, place and homography.
+    camera: SolidCamera | None = None
 
 
 # --- positions --------------------------------------------------------------------------------
@@ -268,6 +283,25 @@ def _texture(h: int, w: int, base: Sequence[int], rng: np.random.Generator, wood
     return img
 
 
+def _checker_look(rng: np.random.Generator) -> tuple[float, float, float]:
+    """A checker's own shade factor, groove radius (share of its radius) and highlight, drawn
+    in :func:`_draw_checker`'s order."""
+    return rng.uniform(0.94, 1.04), rng.uniform(0.6, 0.75), rng.uniform(15, 45)
+
+
+def _solid_checker(centre: tuple[float, float], radius: float, colour: Sequence[int],
+                   rng: np.random.Generator, thickness: float, height: float = 0.0,
+                   tilt: float = 0.0, tilt_toward: float = 1.0) -> Cylinder:
+    """A checker lying at ``centre`` (canvas pixels; the middle of its bottom face,
+    ``height`` above the board), tilted by ``tilt`` radians about the canvas's x axis, its
+    top face turned toward ``tilt_toward`` (+1: +y, -1: -y); the same random numbers as
+    :func:`_draw_checker` give it its look."""
+    shade, groove, highlight = _checker_look(rng)
+    axis = np.array([0.0, tilt_toward * math.sin(tilt), math.cos(tilt)])
+    return Cylinder(np.array([centre[0], centre[1], height]), axis, radius, thickness,
+                    np.asarray(colour, np.float32) * shade, groove, highlight)
+
+
 def _draw_checker(img: np.ndarray, centre: tuple[float, float], radius: float,
                   colour: Sequence[int], rng: np.random.Generator) -> None:
     """A checker with a soft shadow, a rim, a groove and a highlight, drawn in place."""
@@ -308,6 +342,7 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
                  layout_rng: np.random.Generator | None = None,
                  tray_rng: np.random.Generator | None = None,
                  trays_drawn: dict | None = None, layered: bool = False,
+                 solid: SolidView | None = None,
                  ) -> tuple[np.ndarray, tuple[float, float, float, float], list]:
     """The whole board seen from straight above; returns the image (float BGR), the field
     rectangle ``(x0, y0, x1, y1)`` in it and the dice drawn.  ``layout_rng`` draws the board's
@@ -316,7 +351,9 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
     lie in a side tray (see :func:`_draw_trays`); it draws only when some are off, so boards
     without any keep the look they had before trays were drawn; ``trays_drawn["side"]`` then says
     which tray holds them.  With ``layered``, stacks of more than five are built in layers (see
-    :func:`_draw_layered`)."""
+    :func:`_draw_layered`).  With ``solid``, the checkers are cylinders drawn as its camera (placed
+    here, where the canvas is known, and kept in ``solid.camera``) sees them, projected onto the
+    board plane (see :mod:`vision.solid`)."""
     layout_rng = layout_rng or rng
     border = int(field_width * layout_rng.uniform(0.035, 0.07))
     tray = int(field_width * layout_rng.uniform(0.0, 0.09))
@@ -370,6 +407,13 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
         if trays_drawn is not None and side:
             trays_drawn["side"] = side
     colour_of = dict(zip(scheme.names, scheme.colours))
+    solids: list[Cylinder] | None = None
+    if solid is not None:
+        outline = np.float64([[0, 0], [W, 0], [W, H], [0, H]])
+        solid.camera = place_camera(outline, (x0 + fw / 2, y0 + fh / 2), solid.pose,
+                                    solid.frame_size, fw / FIELD_WIDTH_CM, solid.rng)
+        solid.thickness = 2 * radius * float(solid.rng.uniform(*THICKNESS_SHARE))
+        solids, solid_columns = [], []
     # Checkers in upper layers stand higher: seen at a slant they shift one way (drawn only
     # when there are layers, so other boards keep their random stream).
     lean = None
@@ -383,6 +427,13 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
             cx = (c + 0.5) * pw_l if c < 6 else bar_r + (c - 6 + 0.5) * pw_r
             if lean is not None and reading.count > FIRST_LAYER:
                 lo, hi = (radius, bar_l - radius) if c < 6 else (bar_r + radius, fw - radius)
+                if solids is not None:
+                    layered_solids = _layered_solids(
+                        reading.count, (x0, y0), cx, row_name == "top", fh, radius,
+                        colour_of[reading.colour], (lo, hi), jitter * pw, rng, solid.thickness)
+                    solids.extend(layered_solids)
+                    solid_columns.extend([(row_name, c, x0 + lo, x0 + hi)] * len(layered_solids))
+                    continue
                 _draw_layered(img, reading.count, (x0, y0), cx, row_name == "top", fh, radius,
                               colour_of[reading.colour], (lo, hi), jitter * pw, lean, rng)
                 continue
@@ -390,22 +441,110 @@ def draw_topdown(rows: BoardObservation, style: BoardStyle, scheme: CheckerSchem
             pos = radius * (1 + rng.uniform(0, 0.12))
             # Checkers stay inside their quarter: the frame and the raised bar stop them.
             lo, hi = (radius, bar_l - radius) if c < 6 else (bar_r + radius, fw - radius)
+            along: list[float] = []
             for k in range(reading.count):
                 x = x0 + float(np.clip(cx + rng.uniform(-jitter, jitter) * pw, lo, hi))
+                if solids is not None:
+                    # Solids cannot pass into each other: touching at the closest.
+                    pos = max(pos, along[-1] + 2 * radius) if along and step >= 2 * radius \
+                        else pos
+                    along.append(pos)
                 y = y0 + (pos if row_name == "top" else fh - pos)
-                _draw_checker(img, (x, y), radius, colour_of[reading.colour], rng)
+                if solids is not None:
+                    solids.append(_solid_checker((x, y), radius, colour_of[reading.colour], rng,
+                                                 solid.thickness))
+                    solid_columns.append((row_name, c, x0 + lo, x0 + hi))
+                else:
+                    _draw_checker(img, (x, y), radius, colour_of[reading.colour], rng)
                 pos += step * rng.uniform(0.98, 1.06)
+            if solids is not None and step < 2 * radius:
+                _shingle(solids[-reading.count:], along, radius, solid.thickness,
+                         1.0 if row_name == "top" else -1.0)
     # Bar checkers: spread along the bar away from the middle.
     bar_list = [n for n, k in rows.bar.items() for _ in range(k)]
     for k, name in enumerate(bar_list):
         side = -1 if k % 2 == 0 else 1
         y = fh / 2 + side * radius * (2.2 + 2.15 * (k // 2)) * rng.uniform(1.0, 1.04)
-        _draw_checker(img, (x0 + fw / 2 + rng.uniform(-0.1, 0.1) * radius, y0 + y), radius,
-                      colour_of[name], rng)
+        centre = (x0 + fw / 2 + rng.uniform(-0.1, 0.1) * radius, y0 + y)
+        if solids is not None:
+            solids.append(_solid_checker(centre, radius, colour_of[name], rng, solid.thickness))
+        else:
+            _draw_checker(img, centre, radius, colour_of[name], rng)
     drawn_dice = []
     if dice:
         drawn_dice = _draw_dice(img, rows, rng, (x0, y0), fw, fh, bar_l, bar_r, radius)
+    if solids is not None:
+        _separate(solids[:len(solid_columns)], solid_columns, radius, solid.thickness)
+        draw_cylinders(img, solids, solid.camera, light_direction(solid.rng))
     return img, (x0, y0, x0 + fw, y0 + fh), drawn_dice
+
+
+def _shingle(stack: list[Cylinder], along: list[float], radius: float, thickness: float,
+             outward: float) -> None:
+    """Tilt the checkers of an overlapped stack (in order from the field's edge; ``along``:
+    their centres' distances from it) so each lies with its far edge on the board and its near
+    edge on the one before (see :func:`vision.solid.shingled_tilts`); ``outward``: +1 when the
+    stack grows toward +y."""
+    for cylinder, tilt in zip(stack, shingled_tilts(along, radius, thickness)):
+        cylinder.axis = np.array([0.0, outward * math.sin(tilt), math.cos(tilt)])
+        cylinder.base = cylinder.base + np.array([0.0, 0.0, radius * math.sin(tilt)])
+
+
+def _separate(cylinders: list[Cylinder], columns: list[tuple[str, int, float, float]],
+              radius: float, thickness: float, rounds: int = 8) -> None:
+    """Push checkers of neighbouring points apart along the row until none passes into
+    another (the flat renderer lets their discs overlap a little); ``columns``: each one's row,
+    column and the x range its quarter allows."""
+    reach = 2 * radius * 1.005
+    for _ in range(rounds):
+        moved = False
+        for i, a in enumerate(cylinders):
+            for j in range(i + 1, len(cylinders)):
+                b = cylinders[j]
+                (row_a, col_a, lo_a, hi_a), (row_b, col_b, lo_b, hi_b) = columns[i], columns[j]
+                if row_a != row_b or abs(col_a - col_b) != 1:
+                    continue
+                dx, dy = b.base[0] - a.base[0], b.base[1] - a.base[1]
+                if abs(dy) >= reach or abs(a.base[2] - b.base[2]) >= thickness:
+                    continue
+                need = math.sqrt(reach * reach - dy * dy) - abs(dx)
+                if need <= 0:
+                    continue
+                sign = 1.0 if (col_b > col_a) else -1.0
+                a.base[0] = float(np.clip(a.base[0] - sign * need / 2, lo_a, hi_a))
+                b.base[0] = float(np.clip(b.base[0] + sign * need / 2, lo_b, hi_b))
+                moved = True
+        if not moved:
+            return
+
+
+def _layered_solids(count: int, origin: tuple[float, float], cx: float, top: bool, fh: float,
+                    radius: float, colour: Sequence[int], x_range: tuple[float, float],
+                    jitter: float, rng: np.random.Generator, thickness: float
+                    ) -> list[Cylinder]:
+    """A stack of ``count`` built in layers (:func:`layer_positions`) as solids: each upper
+    checker lies flat in the hollow between two below it, a thickness higher (the camera's
+    perspective shows what :func:`_draw_layered` imitates)."""
+    x0, y0 = origin
+    first = [float(np.clip(cx + rng.uniform(-jitter, jitter), *x_range))
+             for _ in range(min(count, FIRST_LAYER))]
+    start = radius * rng.uniform(0, 0.12)
+    centres: dict[tuple[int, int], tuple[float, float]] = {}
+    index_in_layer: dict[int, int] = {}
+    out = []
+    for layer, along in layer_positions(count):
+        k = index_in_layer.get(layer, 0)
+        index_in_layer[layer] = k + 1
+        if layer == 0:
+            x, y = first[k], start + 2 * radius * along * rng.uniform(1.0, 1.02)
+        else:
+            (xa, ya), (xb, yb) = centres[layer - 1, k], centres[layer - 1, k + 1]
+            x = (xa + xb) / 2 + rng.uniform(-0.04, 0.04) * radius
+            y = (ya + yb) / 2 + rng.uniform(-0.04, 0.04) * radius
+        centres[layer, k] = (x, y)
+        out.append(_solid_checker((x0 + x, y0 + (y if top else fh - y)), radius, colour, rng,
+                                  thickness, height=layer * thickness))
+    return out
 
 
 def _draw_layered(img: np.ndarray, count: int, origin: tuple[float, float], cx: float, top: bool,
@@ -752,13 +891,24 @@ def render_board(position: Position | BoardObservation | None = None,
     tray_rng = np.random.default_rng(
         [options.seed if options.camera_seed is None else options.camera_seed, 0x7A5])
     trays: dict = {}
+    solid = None
+    if options.solid:
+        # The camera, light and checker thickness have their own stream, the board's.
+        solid_rng = np.random.default_rng(
+            [options.seed if options.camera_seed is None else options.camera_seed, 0x5011D])
+        pose = options.pose or CameraPose.random(solid_rng, (0.0, 60.0 if hard else 30.0))
+        solid = SolidView(pose, solid_rng, FRAME_SIZE)
     board, rect, dice = draw_topdown(truth, style, scheme, rng, field_width, aspect, bar_fraction,
                                      jitter=0.12 if hard else 0.05, dice=options.dice,
                                      layout_rng=layout_rng, tray_rng=tray_rng, trays_drawn=trays,
-                                     layered=options.layered)
+                                     layered=options.layered, solid=solid)
     H, W = board.shape[:2]
     outline = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     matrix = _camera_homography(outline, camera_rng, hard, FRAME_SIZE)
+    if solid is not None:
+        # Drawn anyway (and dropped) so the background, light and glare that follow are the
+        # flat frame's of the same seed.
+        matrix = solid.camera.matrix
     frame = _background(FRAME_SIZE, camera_rng)
     warped = cv2.warpPerspective(board, matrix, FRAME_SIZE, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.ones((H, W), np.float32), matrix, FRAME_SIZE,
@@ -787,4 +937,4 @@ def render_board(position: Position | BoardObservation | None = None,
         projected_dice.append((float(c[0]), float(c[1]), die.expected_value))
     corners = tuple((float(x), float(y)) for x, y in field_poly)
     return Scene(image, corners, truth, style.name, "/".join(scheme.names), projected_dice, hands,
-                 tray_side=trays.get("side"))
+                 tray_side=trays.get("side"), camera=solid.camera if solid else None)
