@@ -189,6 +189,27 @@ PAINT_END_STEPS = (1.4, 2.45)
 #: 0.90 to 1.0 of the seen ring and 0.71 to 1.0 of the seen far arc; the one nothing else
 #: shows 0.92 all round but 0.50 on the far arc, the rest under 0.78 all round.
 CLIPPED_SEEN_LEAST = 0.4
+#: A small stack of light checkers (lightness at least :data:`LIGHT_END`, 8-bit Lab, at its
+#: last checker's middle and the next one's: white, ivory) on light paint or a light field
+#: shows its next checker's rim faintly, the more so where glare lifts both toward white
+#: without clipping them: even over the directions that could show one, its share may fall
+#: short of the threshold all round and of :data:`LONE_FAR_ARC` on its far arc.  That
+#: candidate (one stack step beyond, clearly of the stack's colour, see
+#: :func:`_clipped_stack_ends`) is still taken when it shows at least
+#: :data:`FAINT_END_ROUND` of a rim all round and :data:`FAINT_END_FAR` on its far arc, and
+#: its far arc a clear step in lightness at one distance about the point's axis
+#: (:func:`_far_axis_circle_step` at least :data:`FAINT_END_STEP`): a light face ending
+#: against what lies beyond it.  Synthetic hard seeds 0-3999 and the real photos under every
+#: transform (corners given), such candidates beyond light stacks of one to four: the true
+#: next checkers show 0.69 or more all round, 0.56 or more on the far arc and steps of 3.8 or
+#: more (7.0 or more on synthetic frames); of the others, those with a far step of 2 show at
+#: most 0.31 all round and those with both shares at most 0.44 on the far arc, and those
+#: with both shares a step of at most 1.94.  (Dark stacks are not taken so: beyond a dark
+#: stack a dark triangle narrowing into a light field steps as clearly.)
+LIGHT_END = 150.0
+FAINT_END_ROUND = 0.6
+FAINT_END_FAR = 0.5
+FAINT_END_STEP = 3.0
 #: Players overlap the checkers of a tall stack to fit it on its point; a stack of at most
 #: :data:`FLAT_MOST` checkers fits lying flat, each touching the one before (steps of about two
 #: radii, less where hands push them together or the view foreshortens them).  A step shorter
@@ -813,17 +834,19 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
     """Small stacks whose last checker is clipped white by glare take their next checkers
     where the rims show over the directions that could show one (see
     :data:`CLIPPED_SEEN_LEAST`), one at a time, evenly spaced, clear of the facing stack.
+    Small stacks of light checkers take them so where the rims show faintly but the far arc
+    steps clearly (see :data:`LIGHT_END`).
     """
-    # (Few stacks end clipped white: plain Python until one does; this runs on every read.)
+    # (Few stacks end light: plain Python until one does; this runs on every read.)
     lo, hi = PAINT_END_STEPS
-    clipped = _f32(CLIPPED_LIGHTNESS)
+    clipped, light_end = _f32(CLIPPED_LIGHTNESS), _f32(LIGHT_END)
     lightness = scorer.lab[:, :, 0]
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if not chain or len(chain) > PAINT_END_MOST:
             continue
         light = cand.colours[:, 0].tolist()
-        if light[chain[-1]] < clipped:
+        if light[chain[-1]] < light_end:
             continue
         other = "bottom" if row == "top" else "top"
         facing_chain = chains[other, column][0]
@@ -835,7 +858,7 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
             last = grown[-1]
             beyond = [k for k, y in enumerate(ys)
                       if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                      and y < facing - FACING_TOUCH * radius and light[k] >= clipped
+                      and y < facing - FACING_TOUCH * radius and light[k] >= light_end
                       and cand.distances[last][k] < HIDDEN_END_JUMP]
             if len(grown) >= 2:
                 before = ys[last] - ys[grown[-2]]
@@ -845,9 +868,19 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
             idx = np.array(beyond)
             seen = _clipped_seen_shares(scorer, lightness, cand.px[idx], cand.py[idx], radius,
                                         edge_up)
-            passing = [(share, k) for k, share, far, seen_part in zip(beyond, *seen)
-                       if seen_part >= CLIPPED_SEEN_LEAST and share >= threshold
-                       and far >= LONE_FAR_ARC]
+            passing = []
+            for k, share, far, seen_part in zip(beyond, *seen):
+                if seen_part < CLIPPED_SEEN_LEAST:
+                    continue
+                # Clipped white, its rim whole where one could show; or light, its rim
+                # faint but its far arc stepping clearly.
+                if ((light[last] >= clipped and light[k] >= clipped and share >= threshold
+                     and far >= LONE_FAR_ARC)
+                        or (share >= FAINT_END_ROUND and far >= FAINT_END_FAR
+                            and _far_axis_circle_step(lightness, float(cand.px[k]),
+                                                      float(cand.py[k]), radius, edge_up)
+                            >= FAINT_END_STEP)):
+                    passing.append((share, k))
             if not passing:
                 break
             grown.append(max(passing)[1])
