@@ -24,13 +24,13 @@ there a lone checker must have a colour other than the point's paint (read on th
 of the same paint).  A lone checker whose near arc hides under the frame's lip may fall short of
 the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
 rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
-A lone checker of the point's own paint must show that far rim as a step at its radius: glare
-or shading across an empty base rings on that arc too, but as a ramp (a base whose middle glare
-lifts a little off the paint must show that step or its rim as a line).  Such a checker's rim
-may be too faint for the usual share of rim at all; it is still taken when that step is in
-lightness, at one distance in every direction of the arc (a circle: blotches of paint, a
-shadow's soft edge or a die's straight side beyond the base are not), and a line darker or
-lighter than both the face and the paint beyond, which are one colour (glare is a ramp).  Likewise a checker whose
+A lone checker of (or near) the point's own paint must show that far rim as a step at its
+radius or as a line: glare or shading across an empty base rings on that arc too, but as a
+ramp.  Such a checker's rim may be too faint for the usual share of rim at all; it is still
+taken when that step is in lightness, at one distance in every direction of the arc (a circle:
+blotches of paint, a shadow's soft edge or a die's straight side beyond the base are not), and
+a line darker or lighter than both the face and the paint beyond, which are one colour (glare
+is a ramp); or when it steps in every direction of the arc and is no ramp.  Likewise a checker whose
 whole rim shows has nothing lying on it closely, and a stack's end that shows only part of a
 rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
 shows part of a ring too).
@@ -134,14 +134,14 @@ LONE_MOST_RIM = 0.75
 LONE_RIM_CLEAR = 8.0
 #: A checker alone on its point whose middle has the point's paint (closer than
 #: :data:`SAME_PAINT` to the paint on the empty points of the same paint, at its distance from
-#: the edge) must show its rim on the far arc as a step: the largest colour change between 0.8
-#: and 1.2 radii must stand at least :data:`LONE_RIM_STEP` (Lab units per pixel, median over
-#: that arc's directions) above the change just inside or just outside that band
-#: (:func:`_far_step`).  Glare or shading drawn across an empty base changes the paint evenly
-#: along the axis, which the ring sees as a radial edge on that arc; a rim changes it at the
-#: checker's radius.  Measured on synthetic hard seeds 0-1399 (corners given), lone checkers
-#: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
-#: read as lone checkers, 0.5 to 1.7.
+#: the edge) must show its rim on the far arc as a step (or, see :func:`_paint_lone`, as a
+#: line): the largest colour change between 0.8 and 1.2 radii must stand at least
+#: :data:`LONE_RIM_STEP` (Lab units per pixel, median over that arc's directions) above the
+#: change just inside or just outside that band (:func:`_far_step`).  Glare or shading drawn
+#: across an empty base changes the paint evenly along the axis, which the ring sees as a
+#: radial edge on that arc; a rim changes it at the checker's radius.  Measured on synthetic
+#: hard seeds 0-1399 (corners given), lone checkers of their point's paint: read right, 2.9 or
+#: more (their rims faint); the glare-lit bases read as lone checkers, 0.5 to 1.7.
 LONE_RIM_STEP = 2.0
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
@@ -157,6 +157,23 @@ LONE_CIRCLE_SHARE = 0.5
 #: lone checkers of their point's paint: 2.8 to 16; glare and shadows across bases: below 0; a
 #: dark paint's blotches: under 2.
 LONE_RIM_LINE = 2.0
+#: Such a checker may also be taken when its far arc steps in lightness by at least
+#: :data:`LONE_RIM_STEP` in every one of its directions (:func:`_far_steps`), not only in
+#: most: a rim runs along the whole arc, where a die's side beyond a base, a paint's blotches
+#: or a highlight's edge cross only part of it.  Its averaged colour need not keep the step
+#: then (a centre read a little off the checker's spreads the rim over the average) nor show
+#: the rim as a clear line, but its lightness must not stay between the levels inside and
+#: outside the rim as a ramp's does (:func:`_far_rim_line` at least :data:`RIM_NOT_RAMP`): a
+#: shadow's soft edge across a base steps in every direction too.  So taken, a reading may
+#: also have a colour near the point's paint but not of it (below :data:`OFF_PAINT`), where
+#: glare or shade lifts a base's colour.  Synthetic hard seeds 0-3999 and the real photos under
+#: every transform (corners given), points read empty whose candidate near the edge, clear of
+#: the facing stack, shows :data:`LONE_MOST_RIM` all round, a colour below :data:`OFF_PAINT`
+#: from the paint and a far step of :data:`LONE_RIM_STEP`: the 53 bare bases step at most 1.91
+#: in their weakest direction (a shadow's soft edge, line -6.9; those with a line of 0 or
+#: more, at most 0.47: a die beyond the base); the lone checkers so found 2.09 to 2.93, with
+#: lines of 1.57 to 12.4 (bare bases stepping 1.5 or more in every direction: -4.4 or less).
+RIM_NOT_RAMP = 0.0
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -2057,8 +2074,8 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     colour to differ from the point's paint; a point read empty takes a lone checker short of
     the threshold that has a colour of its own and a clear rim where an empty base shows none.
 
-    A lone reading clear of the facing stack that has the point's paint must show its far rim
-    as a step; one near it (glare's lift), as a step or a line (:func:`_paint_lone`).
+    A lone reading clear of the facing stack that has the point's paint, or one near it
+    (glare's lift), must show its far rim as a step or a line (:func:`_paint_lone`).
 
     The point's paint is taken from the empty points of the same row that share its paint
     (every other point), at the same distance from the edge: the spot one diameter further
@@ -2212,22 +2229,22 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
                 centres: dict, radius: float) -> list[tuple[str, int]]:
     """The points among ``readings`` (point, its lone checker's candidate index, the empty
     points of the same paint in its row), each read with a lone checker clear of the facing
-    stack, that are empty bases: the checker's middle has the point's paint (:func:`_paint_gap`
-    below :data:`SAME_PAINT`; here for all of them in one look-up) and its far arc shows no rim
-    standing above the paint's own change there (:func:`_far_step` below
-    :data:`LONE_RIM_STEP`).  Glare or shading across a base makes its paint there differ from
-    the paint further along the point (which lets the far arc off its test, see
-    :data:`LONE_FAR_ARC`) and rings on that arc, but changes evenly along the axis.
-
-    Glare or a shade may also lift a base's middle a little off the paint (:func:`_paint_gap`
-    from :data:`SAME_PAINT` up to :data:`OFF_PAINT`), where it passes for a checker of a colour
-    of its own: such a reading is an empty base too when its far arc shows neither that step
-    nor a rim line beyond the lightness of both its sides (:func:`_far_rim_line` below
-    :data:`LONE_RIM_LINE`); glare's edge is a ramp, and a checker of a colour near the paint's
-    shows one or the other.  Synthetic hard seeds 0-2999 (corners given) and the real photos
-    under every transform, lone readings so near the paint: the glare-lit bases step 0.8 to
-    1.8 with lines of -10 to -1.9; the checkers step at least 2.1 or, where less (one, 1.6),
-    show a line of 9.
+    stack, that are empty bases: the checker's middle has the point's paint or one near it
+    (:func:`_paint_gap` below :data:`OFF_PAINT`; here for all of them in one look-up) and its
+    far arc shows neither a rim standing above the paint's own change there (:func:`_far_step`
+    below :data:`LONE_RIM_STEP`) nor a rim line beyond the lightness of both its sides
+    (:func:`_far_rim_line` below :data:`LONE_RIM_LINE`).  Glare or shading across a base
+    makes its paint there differ from the paint further along the point (which lets the far
+    arc off its test, see :data:`LONE_FAR_ARC`) and rings on that arc, but changes evenly
+    along the axis: a ramp, neither a step nor a line.  Glare or a shade may also lift a
+    base's middle a little off the paint (:func:`_paint_gap` from :data:`SAME_PAINT` up to
+    :data:`OFF_PAINT`), where it passes for a checker of a colour of its own.  A checker of
+    the paint's colour or one near it shows one or the other (a rim darker than face and paint
+    alike is a line).  Synthetic hard seeds 0-3999 (corners given) and the real photos under
+    every transform, lone readings clear of the facing stack below :data:`OFF_PAINT` that step
+    less than :data:`LONE_RIM_STEP`: the bare bases (glare- or shade-lit) show lines of -10 to
+    -1.9; the checkers lines of 2.4 (seed 3045, a red checker on a red point) and 9 (one
+    near the paint); one more checker (3410, dark red on a brown point) shows -3.9 and is lost.
     """
     if not readings:
         return []
@@ -2251,11 +2268,9 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         x, y, edge_up = float(cand.px[j]), float(cand.py[j]), point[0] == "top"
         if _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             continue
-        # Near the paint but not of it: glare or shade lifting a base's colour, or a checker
-        # of a colour close to the paint's whose rim is a line (a bevel, a groove) rather
-        # than a step from face to paint.
-        if (gap < SAME_PAINT
-                or _far_rim_line(scorer.lab[:, :, 0], x, y, radius, edge_up) < LONE_RIM_LINE):
+        # Glare or shade across a base, or a checker of the paint's colour (or one close to
+        # it) whose rim is a line (a bevel, a groove, a dark rim) rather than a step.
+        if _far_rim_line(scorer.lab[:, :, 0], x, y, radius, edge_up) < LONE_RIM_LINE:
             empty.append(point)
     return empty
 
@@ -2316,8 +2331,10 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     its sides (:func:`_far_rim_line`, at least :data:`LONE_RIM_LINE`): glare or shading across a
     base is a ramp from one level to another, and a paint's texture or a die's straight side
     beyond the base changes at a different distance in each direction (or in a few of them
-    only).  Like every lone reading of its
-    point's paint, it must also step in colour (:func:`_paint_lone`).
+    only).  It is also taken, with the point's paint or one near it (below :data:`OFF_PAINT`),
+    when every direction of its far arc steps by :data:`LONE_RIM_STEP` and its lightness
+    there is no ramp (see :data:`RIM_NOT_RAMP`).  Like every lone reading of its point's paint,
+    it must also step in colour (:func:`_paint_lone`).
     """
     if not siblings:
         return None
@@ -2328,18 +2345,25 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     # dark paint is mostly the camera's noise, and changes in blotches of a rim's size.
     lightness = scorer.lab[:, :, 0]
     for j in np.nonzero(near)[0][np.argsort(-cand.full[near], kind="stable")].tolist():
-        if _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT:
+        gap = _paint_gap(scorer, cand, j, siblings, centres)
+        if gap >= OFF_PAINT:
             continue
         x, y = float(cand.px[j]), float(cand.py[j])
-        step = _far_step(lightness, x, y, radius, edge_up)
-        if step < LONE_RIM_STEP:
+        steps = _far_steps(lightness, x, y, radius, edge_up)
+        if steps is None or float(np.median(steps)) < LONE_RIM_STEP:
             continue
-        circle = _far_circle_step(lightness, x, y, radius, edge_up)
+        line = _far_rim_line(lightness, x, y, radius, edge_up)
+        if float(steps.min()) >= LONE_RIM_STEP:  # a rim all along the arc (RIM_NOT_RAMP)
+            rim = line >= RIM_NOT_RAMP
+        elif gap < SAME_PAINT:
+            circle = _far_circle_step(lightness, x, y, radius, edge_up)
+            rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
+                   and line >= LONE_RIM_LINE)
+        else:
+            continue
         # And the step in colour that every lone reading of its point's paint must show
         # (_paint_lone, which sees the readings made before this one).
-        if (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * step
-                and _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE
-                and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP):
+        if rim and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             return [j]
     return None
 
@@ -2550,14 +2574,34 @@ def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool)
     >>> _far_step(lab, 40, 40, 12.0, True) > 2, _far_step(ramp, 40, 40, 12.0, True) < 1
     (True, True)
     """
+    steps = _far_steps(lab, x, y, radius, edge_up)
+    return 0.0 if steps is None else float(np.median(steps))
+
+
+def _far_steps(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+               ) -> np.ndarray | None:
+    """:func:`_far_step`'s step in each direction of the far arc, in order across it (Lab
+    units per pixel); None where the image holds too little around the place.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (110, 110, 110), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> bool(_far_steps(lab, 40, 40, 12.0, True).min() > 2)
+    True
+    >>> _ = cv2.rectangle(img, (20, 49), (38, 60), (110, 110, 110), -1)  # a side across half
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> bool(_far_steps(lab, 40, 40, 12.0, True).min() < 2)
+    True
+    """
     profile = _far_profile(lab, x, y, radius, edge_up)
     if profile is None:
-        return 0.0
+        return None
     change, mid = profile
     band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
     beside = np.minimum(np.median(change[:, mid <= 0.7 * radius], axis=1),
                         np.median(change[:, mid >= 1.3 * radius], axis=1))
-    return float(np.median(change[:, band].max(axis=1) - beside))
+    return change[:, band].max(axis=1) - beside
 
 
 def _far_circle_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
