@@ -24,13 +24,13 @@ there a lone checker must have a colour other than the point's paint (read on th
 of the same paint).  A lone checker whose near arc hides under the frame's lip may fall short of
 the usual share of rim; it is taken when its colour is its own and its far arc shows a clear
 rim at the checker's radius (a die's outline beyond an empty base leaves the paint inside).
-A lone checker of the point's own paint must show that far rim as a step at its radius: glare
-or shading across an empty base rings on that arc too, but as a ramp (a base whose middle glare
-lifts a little off the paint must show that step or its rim as a line).  Such a checker's rim
-may be too faint for the usual share of rim at all; it is still taken when that step is in
-lightness, at one distance in every direction of the arc (a circle: blotches of paint, a
-shadow's soft edge or a die's straight side beyond the base are not), and a line darker or
-lighter than both the face and the paint beyond, which are one colour (glare is a ramp).  Likewise a checker whose
+A lone checker of (or near) the point's own paint must show that far rim as a step at its
+radius or as a line: glare or shading across an empty base rings on that arc too, but as a
+ramp.  Such a checker's rim may be too faint for the usual share of rim at all; it is still
+taken when that step is in lightness, at one distance in every direction of the arc (a circle:
+blotches of paint, a shadow's soft edge or a die's straight side beyond the base are not), and
+a line darker or lighter than both the face and the paint beyond, which are one colour (glare
+is a ramp); or when it steps in every direction of the arc and is no ramp.  Likewise a checker whose
 whole rim shows has nothing lying on it closely, and a stack's end that shows only part of a
 rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
 shows part of a ring too).
@@ -134,14 +134,14 @@ LONE_MOST_RIM = 0.75
 LONE_RIM_CLEAR = 8.0
 #: A checker alone on its point whose middle has the point's paint (closer than
 #: :data:`SAME_PAINT` to the paint on the empty points of the same paint, at its distance from
-#: the edge) must show its rim on the far arc as a step: the largest colour change between 0.8
-#: and 1.2 radii must stand at least :data:`LONE_RIM_STEP` (Lab units per pixel, median over
-#: that arc's directions) above the change just inside or just outside that band
-#: (:func:`_far_step`).  Glare or shading drawn across an empty base changes the paint evenly
-#: along the axis, which the ring sees as a radial edge on that arc; a rim changes it at the
-#: checker's radius.  Measured on synthetic hard seeds 0-1399 (corners given), lone checkers
-#: of their point's paint: read right, 2.9 or more (their rims faint); the glare-lit bases
-#: read as lone checkers, 0.5 to 1.7.
+#: the edge) must show its rim on the far arc as a step (or, see :func:`_paint_lone`, as a
+#: line): the largest colour change between 0.8 and 1.2 radii must stand at least
+#: :data:`LONE_RIM_STEP` (Lab units per pixel, median over that arc's directions) above the
+#: change just inside or just outside that band (:func:`_far_step`).  Glare or shading drawn
+#: across an empty base changes the paint evenly along the axis, which the ring sees as a
+#: radial edge on that arc; a rim changes it at the checker's radius.  Measured on synthetic
+#: hard seeds 0-1399 (corners given), lone checkers of their point's paint: read right, 2.9 or
+#: more (their rims faint); the glare-lit bases read as lone checkers, 0.5 to 1.7.
 LONE_RIM_STEP = 2.0
 #: ... and that step must be no ramp.  A rim changes the lightness within the band between 0.8
 #: and 1.2 radii, level on either side, so the band reaches (a line: passes) both the levels
@@ -169,6 +169,23 @@ LONE_CIRCLE_SHARE = 0.5
 #: lone checkers of their point's paint: 2.8 to 16; glare and shadows across bases: below 0; a
 #: dark paint's blotches: under 2.
 LONE_RIM_LINE = 2.0
+#: Such a checker may also be taken when its far arc steps in lightness by at least
+#: :data:`LONE_RIM_STEP` in every one of its directions (:func:`_far_steps`), not only in
+#: most: a rim runs along the whole arc, where a die's side beyond a base, a paint's blotches
+#: or a highlight's edge cross only part of it.  Its averaged colour need not keep the step
+#: then (a centre read a little off the checker's spreads the rim over the average) nor show
+#: the rim as a clear line, but its lightness must not stay between the levels inside and
+#: outside the rim as a ramp's does (:func:`_far_rim_line` at least :data:`RIM_NOT_RAMP`): a
+#: shadow's soft edge across a base steps in every direction too.  So taken, a reading may
+#: also have a colour near the point's paint but not of it (below :data:`OFF_PAINT`), where
+#: glare or shade lifts a base's colour.  Synthetic hard seeds 0-3999 and the real photos under
+#: every transform (corners given), points read empty whose candidate near the edge, clear of
+#: the facing stack, shows :data:`LONE_MOST_RIM` all round, a colour below :data:`OFF_PAINT`
+#: from the paint and a far step of :data:`LONE_RIM_STEP`: the 53 bare bases step at most 1.91
+#: in their weakest direction (a shadow's soft edge, line -6.9; those with a line of 0 or
+#: more, at most 0.47: a die beyond the base); the lone checkers so found 2.09 to 2.93, with
+#: lines of 1.57 to 12.4 (bare bases stepping 1.5 or more in every direction: -4.4 or less).
+RIM_NOT_RAMP = 0.0
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -201,6 +218,27 @@ PAINT_END_STEPS = (1.4, 2.45)
 #: 0.90 to 1.0 of the seen ring and 0.71 to 1.0 of the seen far arc; the one nothing else
 #: shows 0.92 all round but 0.50 on the far arc, the rest under 0.78 all round.
 CLIPPED_SEEN_LEAST = 0.4
+#: A small stack of light checkers (lightness at least :data:`LIGHT_END`, 8-bit Lab, at its
+#: last checker's middle and the next one's: white, ivory) on light paint or a light field
+#: shows its next checker's rim faintly, the more so where glare lifts both toward white
+#: without clipping them: even over the directions that could show one, its share may fall
+#: short of the threshold all round and of :data:`LONE_FAR_ARC` on its far arc.  That
+#: candidate (one stack step beyond, clearly of the stack's colour, see
+#: :func:`_clipped_stack_ends`) is still taken when it shows at least
+#: :data:`FAINT_END_ROUND` of a rim all round and :data:`FAINT_END_FAR` on its far arc, and
+#: its far arc a clear step in lightness at one distance about the point's axis
+#: (:func:`_far_axis_circle_step` at least :data:`FAINT_END_STEP`): a light face ending
+#: against what lies beyond it.  Synthetic hard seeds 0-3999 and the real photos under every
+#: transform (corners given), such candidates beyond light stacks of one to four: the true
+#: next checkers show 0.69 or more all round, 0.56 or more on the far arc and steps of 3.8 or
+#: more (7.0 or more on synthetic frames); of the others, those with a far step of 2 show at
+#: most 0.31 all round and those with both shares at most 0.44 on the far arc, and those
+#: with both shares a step of at most 1.94.  (Dark stacks are not taken so: beyond a dark
+#: stack a dark triangle narrowing into a light field steps as clearly.)
+LIGHT_END = 150.0
+FAINT_END_ROUND = 0.6
+FAINT_END_FAR = 0.5
+FAINT_END_STEP = 3.0
 #: Players overlap the checkers of a tall stack to fit it on its point; a stack of at most
 #: :data:`FLAT_MOST` checkers fits lying flat, each touching the one before (steps of about two
 #: radii, less where hands push them together or the view foreshortens them).  A step shorter
@@ -837,17 +875,19 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
     """Small stacks whose last checker is clipped white by glare take their next checkers
     where the rims show over the directions that could show one (see
     :data:`CLIPPED_SEEN_LEAST`), one at a time, evenly spaced, clear of the facing stack.
+    Small stacks of light checkers take them so where the rims show faintly but the far arc
+    steps clearly (see :data:`LIGHT_END`).
     """
-    # (Few stacks end clipped white: plain Python until one does; this runs on every read.)
+    # (Few stacks end light: plain Python until one does; this runs on every read.)
     lo, hi = PAINT_END_STEPS
-    clipped = _f32(CLIPPED_LIGHTNESS)
+    clipped, light_end = _f32(CLIPPED_LIGHTNESS), _f32(LIGHT_END)
     lightness = scorer.lab[:, :, 0]
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if not chain or len(chain) > PAINT_END_MOST:
             continue
         light = cand.colours[:, 0].tolist()
-        if light[chain[-1]] < clipped:
+        if light[chain[-1]] < light_end:
             continue
         other = "bottom" if row == "top" else "top"
         facing_chain = chains[other, column][0]
@@ -859,7 +899,7 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
             last = grown[-1]
             beyond = [k for k, y in enumerate(ys)
                       if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                      and y < facing - FACING_TOUCH * radius and light[k] >= clipped
+                      and y < facing - FACING_TOUCH * radius and light[k] >= light_end
                       and cand.distances[last][k] < HIDDEN_END_JUMP]
             if len(grown) >= 2:
                 before = ys[last] - ys[grown[-2]]
@@ -869,9 +909,19 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
             idx = np.array(beyond)
             seen = _clipped_seen_shares(scorer, lightness, cand.px[idx], cand.py[idx], radius,
                                         edge_up)
-            passing = [(share, k) for k, share, far, seen_part in zip(beyond, *seen)
-                       if seen_part >= CLIPPED_SEEN_LEAST and share >= threshold
-                       and far >= LONE_FAR_ARC]
+            passing = []
+            for k, share, far, seen_part in zip(beyond, *seen):
+                if seen_part < CLIPPED_SEEN_LEAST:
+                    continue
+                # Clipped white, its rim whole where one could show; or light, its rim
+                # faint but its far arc stepping clearly.
+                if ((light[last] >= clipped and light[k] >= clipped and share >= threshold
+                     and far >= LONE_FAR_ARC)
+                        or (share >= FAINT_END_ROUND and far >= FAINT_END_FAR
+                            and _far_axis_circle_step(lightness, float(cand.px[k]),
+                                                      float(cand.py[k]), radius, edge_up)
+                            >= FAINT_END_STEP)):
+                    passing.append((share, k))
             if not passing:
                 break
             grown.append(max(passing)[1])
@@ -2152,8 +2202,8 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     colour to differ from the point's paint; a point read empty takes a lone checker short of
     the threshold that has a colour of its own and a clear rim where an empty base shows none.
 
-    A lone reading clear of the facing stack that has the point's paint must show its far rim
-    as a step; one near it (glare's lift), as a step or a line (:func:`_paint_lone`).
+    A lone reading clear of the facing stack that has the point's paint, or one near it
+    (glare's lift), must show its far rim as a step or a line (:func:`_paint_lone`).
 
     The point's paint is taken from the empty points of the same row that share its paint
     (every other point), at the same distance from the edge: the spot one diameter further
@@ -2330,7 +2380,10 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
 
     A reading of the paint's very colour must step in lightness (a rim is a bevel's shading, a
     groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
-    must be no ramp (see :data:`LONE_RAMP_SHORT`).  Glare may lift a dark base far off its
+    must be no ramp (see :data:`LONE_RAMP_SHORT`); one too faint to step is a checker when its
+    rim shows as a line beyond both its sides (:func:`_far_rim_line` at least
+    :data:`LONE_RIM_LINE`: seed 3045, a red checker on a red point, 2.4; the bare bases that
+    step less, -10 to -1.9).  Glare may lift a dark base far off its
     paint (a navy base to grey): a reading off the paint whose colour is the paint with white
     light added (:func:`_lit_paint`) must show the step or the line as one near it must,
     unless it has the colour of a checker on a stack of two or more (``stacked``, Lab; closer
@@ -2369,18 +2422,19 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         if sampled is None:  # (no far arc in the image: no rim there)
             empty.append(point)
             continue
+        line = _sampled_rim_line(sampled, radius)
         if gap < SAME_PAINT:
-            # The point's own paint: its rim must step in lightness, and be no ramp.
+            # The point's own paint: its rim must step in lightness and be no ramp, or, too
+            # faint to step, show as a line (a bevel, a groove, a dark rim) beyond both sides.
             step = _sampled_step(sampled, radius, lightness=True)
-            if (step < LONE_RIM_STEP
-                    or -_sampled_rim_line(sampled, radius) >= LONE_RAMP_SHORT * step * radius):
+            if (-line >= LONE_RAMP_SHORT * step * radius if step >= LONE_RIM_STEP
+                    else line < LONE_RIM_LINE):
                 empty.append(point)
             continue
         # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a
         # base's colour, or a checker of a colour close to the paint's whose rim is a line (a
         # bevel, a groove) rather than a step from face to paint.
-        if (_sampled_step(sampled, radius) < LONE_RIM_STEP
-                and _sampled_rim_line(sampled, radius) < LONE_RIM_LINE):
+        if _sampled_step(sampled, radius) < LONE_RIM_STEP and line < LONE_RIM_LINE:
             empty.append(point)
     return empty
 
@@ -2466,8 +2520,10 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     its sides (:func:`_far_rim_line`, at least :data:`LONE_RIM_LINE`): glare or shading across a
     base is a ramp from one level to another, and a paint's texture or a die's straight side
     beyond the base changes at a different distance in each direction (or in a few of them
-    only).  Like every lone reading of its
-    point's paint, it must also step in colour (:func:`_paint_lone`).
+    only).  It is also taken, with the point's paint or one near it (below :data:`OFF_PAINT`),
+    when every direction of its far arc steps by :data:`LONE_RIM_STEP` and its lightness
+    there is no ramp (see :data:`RIM_NOT_RAMP`).  Like every lone reading of its point's paint,
+    it must also step in colour (:func:`_paint_lone`).
     """
     if not siblings:
         return None
@@ -2478,18 +2534,25 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     # dark paint is mostly the camera's noise, and changes in blotches of a rim's size.
     lightness = scorer.lab[:, :, 0]
     for j in np.nonzero(near)[0][np.argsort(-cand.full[near], kind="stable")].tolist():
-        if _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT:
+        gap = _paint_gap(scorer, cand, j, siblings, centres)
+        if gap >= OFF_PAINT:
             continue
         x, y = float(cand.px[j]), float(cand.py[j])
-        step = _far_step(lightness, x, y, radius, edge_up)
-        if step < LONE_RIM_STEP:
+        steps = _far_steps(lightness, x, y, radius, edge_up)
+        if steps is None or float(np.median(steps)) < LONE_RIM_STEP:
             continue
-        circle = _far_circle_step(lightness, x, y, radius, edge_up)
+        line = _far_rim_line(lightness, x, y, radius, edge_up)
+        if float(steps.min()) >= LONE_RIM_STEP:  # a rim all along the arc (RIM_NOT_RAMP)
+            rim = line >= RIM_NOT_RAMP
+        elif gap < SAME_PAINT:
+            circle = _far_circle_step(lightness, x, y, radius, edge_up)
+            rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
+                   and line >= LONE_RIM_LINE)
+        else:
+            continue
         # And the step in colour that every lone reading of its point's paint must show
         # (_paint_lone, which sees the readings made before this one).
-        if (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * step
-                and _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE
-                and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP):
+        if rim and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             return [j]
     return None
 
@@ -2700,18 +2763,38 @@ def _far_step(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool)
     >>> _far_step(lab, 40, 40, 12.0, True) > 2, _far_step(ramp, 40, 40, 12.0, True) < 1
     (True, True)
     """
+    steps = _far_steps(lab, x, y, radius, edge_up)
+    return 0.0 if steps is None else float(np.median(steps))
+
+
+def _far_steps(lab: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+               ) -> np.ndarray | None:
+    """:func:`_far_step`'s step in each direction of the far arc, in order across it (Lab
+    units per pixel); None where the image holds too little around the place.
+
+    >>> import cv2
+    >>> img = np.full((80, 80, 3), 120, np.uint8)
+    >>> _ = cv2.circle(img, (40, 40), 12, (110, 110, 110), -1)
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> bool(_far_steps(lab, 40, 40, 12.0, True).min() > 2)
+    True
+    >>> _ = cv2.rectangle(img, (20, 49), (38, 60), (110, 110, 110), -1)  # a side across half
+    >>> lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> bool(_far_steps(lab, 40, 40, 12.0, True).min() < 2)
+    True
+    """
     profile = _far_profile(lab, x, y, radius, edge_up)
     if profile is None:
-        return 0.0
-    return _step_above_beside(*profile, radius)
+        return None
+    return _steps_above_beside(*profile, radius)
 
 
-def _step_above_beside(change: np.ndarray, mid: np.ndarray, radius: float) -> float:
-    """:func:`_far_step` of a far-arc profile (:func:`_far_profile`'s changes and distances)."""
+def _steps_above_beside(change: np.ndarray, mid: np.ndarray, radius: float) -> np.ndarray:
+    """:func:`_far_steps` of a far-arc profile (:func:`_far_profile`'s changes and distances)."""
     band = (mid >= 0.8 * radius) & (mid <= 1.2 * radius)
     beside = np.minimum(np.median(change[:, mid <= 0.7 * radius], axis=1),
                         np.median(change[:, mid >= 1.3 * radius], axis=1))
-    return float(np.median(change[:, band].max(axis=1) - beside))
+    return change[:, band].max(axis=1) - beside
 
 
 def _sampled_step(sampled: tuple[np.ndarray, np.ndarray, float], radius: float,
@@ -2733,7 +2816,7 @@ def _sampled_step(sampled: tuple[np.ndarray, np.ndarray, float], radius: float,
     if lightness:
         samples = samples[:, :, :1]
     change = np.sqrt((np.diff(samples, axis=1) ** 2).sum(axis=2)) / step
-    return _step_above_beside(change, rho[:-1] + step / 2, radius)
+    return float(np.median(_steps_above_beside(change, rho[:-1] + step / 2, radius)))
 
 
 def _sampled_rim_line(sampled: tuple[np.ndarray, np.ndarray, float], radius: float) -> float:

@@ -155,6 +155,23 @@ def test_hard_renders_lone_decisions(seed, row, column, count):
     assert found.row(row)[column].count == count
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, row, column, count", [
+    # a red checker on a red point whose far rim steps in every direction (its candidate a
+    # little beside its centre: the averaged profile smears the rim) and shows no ramp
+    (1058, "bottom", 0, 1),
+    (1420, "bottom", 2, 1),
+    (2076, "bottom", 6, 1),
+    (3596, "bottom", 6, 1),  # its middle a little off the paint
+    # a red checker on a red point, its far rim a line rather than a step (_paint_lone)
+    (3045, "top", 7, 1),
+    # a soft edge stepping in every direction across a bare base: a ramp
+    (1404, "top", 9, 0),
+])
+def test_hard_renders_faint_lone_checkers_of_their_points_paint(seed, row, column, count):
+    test_hard_renders_lone_decisions(seed, row, column, count)
+
+
 # --- lone readings of the point's own paint -------------------------------------------------
 
 CLARET, CLARET_RIM = (40, 40, 150), (30, 30, 118)

@@ -6,7 +6,10 @@ taken when that arc shows a step in lightness at the checker's radius in each di
 (:func:`vision.checkers._far_step`) and at one distance in all of them
 (:func:`vision.checkers._far_circle_step`), as a line beyond the lightness of both its sides
 (:func:`vision.checkers._far_rim_line`): a rim is a circle and a line; a dark paint's blotchy
-noise, a shadow's soft edge and glare are not.
+noise, a shadow's soft edge and glare are not.  A checker whose candidate centre lies a little
+beside its own shows its rim at a different distance in each direction, which the averaged
+profile smears: it is taken when every direction steps (:func:`vision.checkers._far_steps`)
+and its lightness there is no ramp (see :data:`vision.checkers.RIM_NOT_RAMP`).
 """
 from __future__ import annotations
 
@@ -19,8 +22,8 @@ from checker_frames import (
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, _Candidates, _far_circle_step, _far_rim_line,
-    _far_step, _paint_rim_lone,
+    LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, RIM_NOT_RAMP, _Candidates, _far_circle_step,
+    _far_rim_line, _far_step, _far_steps, _paint_rim_lone,
 )
 from vision.rings import RingScorer
 
@@ -84,10 +87,10 @@ def test_a_rim_is_a_step_at_one_radius_blotches_and_a_shadows_edge_are_not():
                                                               *CENTRE, RADIUS, False)
 
 
-def _candidate(scorer: RingScorer, full: float) -> _Candidates:
-    """Bottom point 2's base candidate, on the drawn checker's place, with rim share ``full``
-    all round and no far arc to speak of."""
-    x = np.array([CENTRE[0]], np.float32)
+def _candidate(scorer: RingScorer, full: float, beside: float = 0.0) -> _Candidates:
+    """Bottom point 2's base candidate, on the drawn checker's place (``beside`` radii to its
+    right), with rim share ``full`` all round and no far arc to speak of."""
+    x = np.array([CENTRE[0] + beside * RADIUS], np.float32)
     y = np.array([CENTRE[1]], np.float32)
     share = np.array([full], np.float32)
     return _Candidates(np.array([1.05 * RADIUS], np.float32), x, y, share, share.copy(),
@@ -115,3 +118,26 @@ def test_a_point_read_empty_takes_a_lone_checker_of_its_paint_by_its_far_rim(kin
     assert _paint_rim_lone(scorer, _candidate(scorer, full), False, 2.0 * RADIUS,
                            [("bottom", 0), ("bottom", 4)], centres, RADIUS, GEOMETRY.height,
                            0.4) is None
+
+
+@pytest.mark.parametrize("kind, taken", [("checker", True), ("glare", False), ("shadow", False),
+                                         ("empty", False)])
+def test_a_candidate_beside_a_checkers_centre_still_sees_its_rim_in_every_direction(kind, taken):
+    """The ring map proposes centres on a grid: a candidate a third of a radius beside the
+    checker's centre sees the rim nearer on one side of the arc than on the other."""
+    field = _field(lone=kind == "checker", shadow=kind == "shadow", glare=kind == "glare")
+    scorer = RingScorer(field, RADIUS)
+    x, y = CENTRE[0] + 0.3 * RADIUS, CENTRE[1]
+    lightness = _lightness(field)
+    if kind == "checker":
+        # The averaged profile loses the rim, and the rim line is faint there ...
+        assert _far_circle_step(lightness, x, y, RADIUS, False) < LONE_RIM_STEP
+        assert _far_rim_line(lightness, x, y, RADIUS, False) < LONE_RIM_LINE
+        # ... but every direction steps, and no ramp.
+        assert _far_steps(lightness, x, y, RADIUS, False).min() >= LONE_RIM_STEP
+        assert _far_rim_line(lightness, x, y, RADIUS, False) >= RIM_NOT_RAMP
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    verdict = _paint_rim_lone(scorer, _candidate(scorer, 0.8, beside=0.3), False, float("inf"),
+                              [("bottom", 0), ("bottom", 4)], centres, RADIUS,
+                              GEOMETRY.height, 0.4)
+    assert verdict == ([0] if taken else None)

@@ -10,6 +10,10 @@ but not on its far arc.
 
 A stack of five or fewer lies flat, each checker touching the one before: a ring a tight step
 (under :data:`vision.checkers.TIGHT_STEP` radii) beyond a checker is no checker of its stack.
+
+Light checkers on light paint or a light field, lifted toward white by glare without being
+clipped, show their rims faintly even where one could show: the next checker of such a stack
+is taken when its far arc steps clearly (see :data:`vision.checkers.LIGHT_END`).
 """
 from __future__ import annotations
 
@@ -78,4 +82,15 @@ def test_hard_frames_with_small_stacks_are_read(seed: int, tallest: int):
     the facing pile of fifteen), see :data:`vision.checkers.FLAT_MOST`; an empty point whose
     faint whole-stack fit the facing white 12 refuted, read again over the fit's own centres
     (2978: read white 2), see :func:`vision.checkers._share_column`."""
+    assert_hard_frame_counts_read(seed, tallest)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, tallest", [(1723, 4), (1884, 3), (3565, 3), (3658, 3), (1071, 3),
+                                            (379, 2)])
+def test_hard_frames_with_faint_light_stack_ends_are_read(seed: int, tallest: int):
+    """White stacks whose last checker's rim is faint on a glare-lit field, read one short
+    before (1723: white 4 read 3; 1884, 3565, 3658: white 3 read 2); and white stacks whose
+    ring one step beyond shows a faint rim all round but no step on its far arc (1071, 379:
+    the paint or field beyond, not a checker)."""
     assert_hard_frame_counts_read(seed, tallest)
