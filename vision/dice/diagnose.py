@@ -82,8 +82,9 @@ def trace_scene(scene: DiceScene, reader: DiceReader | None = None) -> list[DieT
     observation = reader.read(scene.image, scene.region)
     # (The reader works on the region's bounding box; a synthetic board's region is the whole
     # frame, so the stages run on the whole frame see the same pixels.)
-    field_ = find_pips(scene.image, None, settings)
-    loose = find_pips(scene.image, None, ReaderSettings(**{**settings.__dict__, "min_pip_clarity": 0.0}))
+    field_ = find_pips(scene.image, None, settings, split_joined=scene.region is not None)
+    loose = find_pips(scene.image, None, ReaderSettings(**{**settings.__dict__, "min_pip_clarity": 0.0}),
+                      split_joined=scene.region is not None)
     faces = find_faces(field_, scene.image, settings)
     out = []
     for die in scene.dice:

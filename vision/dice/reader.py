@@ -8,7 +8,8 @@ or size:
    with morphological black-hat/top-hat filters; each gets an ellipse (its second
    moments), a contrast and the colour of the face around it.  Pips of a few pixels that
    blur has joined (with each other or the die's rim) into a blob too large for the
-   smallest scale are its cores at higher contrast.
+   smallest scale are its cores at higher contrast; on a board, so are the rows of pips (a six's
+   column) that blur joins at the scales above, when the cores are round pips alike in a line.
 2. **Faces.**  Pips on one face of a die have the same shape (a face is a plane: the
    same foreshortening turns all its round pips into equal ellipses) and lie close
    together *measured in pip radii after undoing that foreshortening*; the face between
@@ -56,7 +57,10 @@ or size:
    on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
-   "8", whose strokes pass for a dark die's face), not a die.
+   "8", whose strokes pass for a dark die's face), not a die; so is one whose pip is flatter on
+   the board than a die's top can lean (45 degrees at most: that hole is a triangle or an oval).
+   Anywhere, a one's face is plain: a mark as clear as its pip inside it (the "1" beside the dark
+   "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one.
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -232,6 +236,9 @@ class ReaderSettings:
     #: the square its pips imply) on more than half the rays from its centre: a side face seen
     #: beside it, its shadow, or a board of its colour on one side may hide much of the rest.
     min_outline_share: float = 0.55
+    #: On a board, a one whose pip (when large enough to show its shape) is narrower than this on
+    #: the board's plane is no die: no die's top is tilted more than 45 degrees (cos 45 = 0.71).
+    steepest_top_squareness: float = 0.7
     #: Dice of a set are the same size: on a board, a one whose face (its outline found by rays from
     #: the pip) is under this fraction of the median edge of the frame's dice of two or more pips,
     #: both measured on the board's plane, is a mark (the light hole of a doubling cube's "4", "6"
@@ -262,8 +269,14 @@ class PipField:
 
 
 def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
-              settings: ReaderSettings = ReaderSettings()) -> PipField:
+              settings: ReaderSettings = ReaderSettings(), split_joined: bool = False) -> PipField:
     """Pip candidates in a BGR frame (optionally only where ``mask`` is non-zero).
+
+    ``split_joined``: also split pips that blur has joined into a blob too large for every scale
+    (:data:`JOINED_PIPS_REACH`).  The reader asks for it on a board, which its camera sees from
+    above: there a row of pips lies on a top face.  A camera grazing a table shows the side
+    faces' rows of pips about as squarely as the tops, and more of them found there can make a
+    side face pass for a top (a real photo's small dice, seen that way, lost a one to its side's three).
 
     >>> import numpy as np
     >>> img = np.full((60, 60, 3), 220, np.uint8)
@@ -332,10 +345,11 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                     if previous_big[previous_labels[y:y + bh, x:x + bw][here]].any():
                         wanted[i] = True
             too_large[polarity] = (labels, big) if big.any() else None
-            if k > settings.scales[0]:
-                wanted &= ~big
+            first = k == settings.scales[0]
+            if first or (split_joined and k <= JOINED_PIPS_MAX_SCALE):
+                wanted &= ~(big & (extent > (6 if first else JOINED_PIPS_REACH) * k))
             else:
-                wanted &= ~(big & (extent > 6 * k))
+                wanted &= ~big
             wanted[0] = False
             for i in np.flatnonzero(wanted).tolist():
                 x, y, bw, bh, area = stats[i].tolist()
@@ -348,6 +362,8 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                     # often a hole in a mark, a digit's loop: it may join other pips into a face,
                     # but is no one by itself.)
                     blobs = [b for b in blobs if max(np.ptp(b[1]), np.ptp(b[2])) + 1 <= 0.8 * k]
+                    if not first:
+                        blobs = _joined_pips(blobs)
                     for pip, _, _ in blobs:
                         pip.split_out = len(blobs) == 1
                 for pip, pxs, pys in blobs:
@@ -405,6 +421,52 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
         taken = renumber[taken]
         accepted = [accepted[i] for i in plain]
     return PipField(accepted, grey, taken, typical_grey=typical)
+
+
+#: At scales above the first, a blob too large for the scale but no more than this many kernel
+#: widths across is split into its cores when they are pips alike (:func:`_joined_pips`): a
+#: column of three pips of a six whose halos blur together spans about three pip widths, too
+#: large for the scale that fits one pip, and its pips would be lost at every scale.
+JOINED_PIPS_REACH = 3
+#: ... at scales up to this kernel size (pips of a few pixels, which blur joins; a stack of
+#: checkers on a point is a row of round blobs too, touching, at the largest scales).
+JOINED_PIPS_MAX_SCALE = 25
+
+
+def _joined_pips(blobs: list[tuple[Pip, np.ndarray, np.ndarray]]) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
+    """The cores split out of a blob too large for its scale that are a row of pips blur had
+    joined (a column of a six): those about as clear as the clearest (0.8 of its contrast: a face's
+    pips are painted alike; a gap between a die and a dark point beside it is fainter), when three
+    or more remain, each round (axis ratio at least 0.6), of about one size (radii within 1.5x),
+    in a line (none further from the line through the outer two than half a pip's radius) with
+    face between them (neighbours at least 2.4 radii apart); else none.  (A core of an edge or a stroke is long, or alone; the two holes of a cube's "8" are a
+    pair, not a row.)
+
+    >>> def pip(x, y, r=3.0, ratio=1.0, contrast=50.0):
+    ...     return (Pip(x, y, np.diag([r * r / 4, ratio * ratio * r * r / 4]), 9, 1, contrast), None, None)
+    >>> row = [pip(0, 0), pip(9, 0.5), pip(18, 0)]
+    >>> [len(_joined_pips(b)) for b in (row, row[:2], [*row[:2], pip(18, 9)], [*row, pip(4, 9, contrast=35.0)],
+    ...                                 [*row[:2], pip(18, 0, ratio=0.4)], [pip(0, 0), pip(6, 0), pip(12, 0)])]
+    [3, 0, 0, 3, 0, 0]
+    """
+    strongest = max((pip.contrast for pip, _, _ in blobs), default=0.0)
+    alike = [b for b in blobs if b[0].contrast >= 0.8 * strongest]
+    if len(alike) < 3:
+        return []
+    radii = [pip.radius for pip, _, _ in alike]
+    if any(pip.axis_ratio < 0.6 for pip, _, _ in alike) or max(radii) > 1.5 * min(radii):
+        return []
+    centres = np.array([pip.xy for pip, _, _ in alike])
+    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    a, b = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
+    along = (centres[b] - centres[a]) / max(float(gaps[a, b]), 1e-9)
+    off_line = np.abs((centres - centres[a]) @ np.array([-along[1], along[0]]))
+    # A face's pips have face between them (a six's column: ~2.9 radii apart); touching discs
+    # (checkers stacked on a point) lie two radii apart.
+    nearest = np.where(np.eye(len(alike), dtype=bool), np.inf, gaps).min(axis=1)
+    if float(off_line.max()) > 0.5 * min(radii) or float(nearest.min()) < 2.4 * float(np.mean(radii)):
+        return []
+    return alike
 
 
 #: The variance of a pixel's own extent (a unit square), added to a blob's covariance.
@@ -1088,6 +1150,12 @@ def _round_filled_disc(pip: Pip) -> bool:
     return pip.axis_ratio >= min(0.8, (radius - 0.5) / (radius + 0.5))
 
 
+#: The share of a one's half-edge (from its pip) that must show no other mark as clear as the pip.
+#: Over the real ones (real, real-train, boards: 197) the nearest such mark, a side face's pip,
+#: lay at 0.99 half-edges or more; the "1" beside the "6" of a cube's "16" at 0.71.
+PLAIN_ONE_FACE = 0.85
+
+
 def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> float | None:
     """A lone pip is a one only if a face edge closes around it at a die-like distance.
 
@@ -1142,13 +1210,21 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     # could bring one (1.5 half-edges, dice touching) is of the same face: a larger face whose
     # pips were not joined (a translucent die's), not a one.  (The far faces' pips seen through
     # a translucent die are fainter, about half as clear or less.)
+    # A one's face is plain: its lone pip is the only mark on it.  A mark of the pip's kind about
+    # as clear, of any shape, inside the face (within PLAIN_ONE_FACE of its half-edge: a side
+    # face's pips lie beyond its edge) makes it no one: the dark digit of a doubling cube's "16"
+    # read as a black pip on the cube's white face has the "1" beside it.
     metric = np.linalg.inv(4.0 * pip.cov)
     contrast = abs(pip.face_grey - pip.pip_grey)
     for other in field_.pips:
         if other is pip or other.polarity != pip.polarity:
             continue
         v = other.xy - pip.xy
-        if float(np.sqrt(v @ metric @ v)) < 1.3 * half and abs(other.face_grey - other.pip_grey) >= 0.7 * contrast \
+        distance = float(np.sqrt(v @ metric @ v))
+        as_clear = abs(other.face_grey - other.pip_grey) >= 0.7 * contrast
+        if as_clear and distance < PLAIN_ONE_FACE * half:
+            return None
+        if distance < 1.3 * half and as_clear \
                 and 0.7 * pip.radius <= other.radius <= 1.45 * pip.radius and other.axis_ratio >= 0.8 * pip.axis_ratio:
             return None
     return half
@@ -1696,7 +1772,7 @@ class DiceReader:
         else:
             x0, y0, x1, y1 = 0, 0, w, h
         crop = frame[y0:y1, x0:x1]
-        field_ = find_pips(crop, None, self.settings)
+        field_ = find_pips(crop, None, self.settings, split_joined=corners is not None)
         faces = find_faces(field_, crop, self.settings)
         # (The camera's axis meets the whole frame at its centre: a slant is measured from there.)
         dice = self._assemble(field_, crop, faces, None if corners is None else corners - (x0, y0),
@@ -1845,6 +1921,13 @@ class DiceReader:
                     evenness = _lone_pip_outline_squareness(field_, field_.pips[top.pips[0]],
                                                             frame if frame.ndim == 3 else None, reference, settings)
                     judgeable = evenness is not None and evenness[0] >= 1.0 - evenness[1]
+                if top.value == 1 and measurable and self._squareness(top, reference) < settings.steepest_top_squareness:
+                    # The face a reader takes for a die's top is its face turned most upward, tilted
+                    # 45 degrees from the board at most (past that another face is more upward):
+                    # its round pip is at least cos(45) as wide as long on the board's plane.  A
+                    # flatter lone "pip" is a mark: the triangular or oval light hole in a doubling
+                    # cube's "4" or "6" (0.56-0.67 on the synthetic boards' cubes).
+                    continue
                 # On a board, marks paired up across checkers (light gaps between touching discs,
                 # a logo inside a checker's rim) pass for the pips of a one, two or three (four to
                 # six marks rarely fall into a die's layout by chance); a die's top is a patch of

@@ -36,6 +36,10 @@ from vision.dice.faces import PIP_LAYOUTS, PIP_RADIUS, opposite_face
 SUPERSAMPLE = 4
 _SHIFT = 3  # sub-pixel bits for cv2 polygon drawing
 _CORNER_RADIUS = 0.12  # rounded die corners, in face units
+#: The pips of a translucent die's hidden faces, seen through its body: blurred by this share
+#: of the die's edge (sigma) and painted at this strength before the body is drawn over them.
+HIDDEN_PIP_BLUR = 0.04
+HIDDEN_PIP_STRENGTH = 0.4
 #: Light direction in the board's frame (x right, y down the image, z up from the board).
 LIGHT = np.array([-0.35, -0.45, 0.82]) / np.linalg.norm([-0.35, -0.45, 0.82])
 
@@ -313,7 +317,12 @@ def draw_die(image: np.ndarray, centre: tuple[float, float], size_px: float, val
             colour = pip_colour * (0.75 + 0.25 * shade)
             patch.blend(m, colour, 1.0)
         else:
-            patch.blend(m, pip_colour, 1.0)  # the translucent body drawn over it dims it
+            # A hidden face's pips are seen through the body, which scatters and dims their
+            # light: on real translucent dice (the board photos' red and green ones) they are a
+            # faint haze at most, never pips as crisp as the top's.  (The body drawn over them
+            # dims them further.)
+            m = cv2.GaussianBlur(m, (0, 0), sigmaX=HIDDEN_PIP_BLUR * size_px * SUPERSAMPLE)
+            patch.blend(m, pip_colour, HIDDEN_PIP_STRENGTH)
 
     top, outline, _ = _draw_solid(image, centre, size_px, angle_deg, cocked, rng, view_tilt_deg, tilt_deg,
                                   st.body, st.opacity, st.gloss, paint_face)
