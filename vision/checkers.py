@@ -235,6 +235,18 @@ _SQUARED_WEIGHTS = np.square(weighted(np.ones((1, 3), np.float32)))
 RECOUNT_LEAST = 4
 PERIOD_CLEAR = 0.6
 PERIOD_WHOLE = 0.35
+#: The checker on top of an overlapped pile lies on one of its own paint: where the two meet,
+#: its near arc, its rim is a line between two faces of one colour, which blur or glare clipped
+#: to white wipes out.  Such a top shows its rim clearly all round but there (``no_near``), and
+#: as a lone checker short of the threshold must, most of it all round (:data:`LONE_MOST_RIM`)
+#: and its far arc (:data:`LONE_FAR_ARC`), and has the paint of the checker under it
+#: (:data:`HIDDEN_END_JUMP`): it may end a pile of at least :data:`PILE_TOP_LEAST` checkers (a
+#: checker overlapping a lone one or a pair is read as before: that is where a faint ring beyond
+#: a short stack lies).  Synthetic hard seeds 0-3999 (corners given): such tops end three tall
+#: piles (a white 13 under glare and a blurred red 13 now read right, a blurred red 15 read 11
+#: now 10); taken for any stack, they also made a pair of a lone checker or of an empty point's
+#: base on four frames.
+PILE_TOP_LEAST = RECOUNT_LEAST
 #: A rhythm that is not clear (a blurred or dim pile: autocorrelation under
 #: :data:`PERIOD_CLEAR`) still counts a stack again when the stack's span lies within
 #: :data:`PERIOD_TIGHT` of a whole number of its steps and every checker of the recounted
@@ -458,10 +470,20 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
             if distances is None:
                 distances = _colour_distances(colours)
             touched_ends = {k: (distances[k] < HIDDEN_END_JUMP).tolist() for k in ends.tolist()}
+    far_arc_all = None if far_arc is None else far_arc.tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
-        first_min, None if far_arc is None else far_arc.tolist(), close_all,
-        touching_all, aside_all, alike_all, touched_ends)
+        first_min, far_arc_all, close_all, touching_all, aside_all, alike_all, touched_ends)
+    if touched_ends and _may_top_pile(chain, usable, ys_all, far_all, touched_ends, radius,
+                                      first_min):
+        # A tall pile's top lies on a checker of its paint (see PILE_TOP_LEAST): the pile
+        # may run on to such an end, overlapped, where it stopped short of a whole rim.
+        pile, pile_rival = _chain_search(
+            ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold,
+            limit, first_min, far_arc_all, close_all, touching_all, aside_all, alike_all,
+            touched_ends, pile_tops=True)
+        if len(pile) >= PILE_TOP_LEAST and len(pile) > len(chain) and pile[:len(chain)] == chain:
+            chain, rival = pile, pile_rival
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -470,6 +492,30 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         rivals = [f for y, f in zip(ys_all, full_all) if low <= y <= high and y <= top]
         rival = max(rivals) if rivals else 0.0
     return chain, rival
+
+
+def _may_top_pile(chain: list[int], usable: list[int], ys_all: list[float],
+                  far_all: list[float], touched_ends: dict[int, list[bool]], radius: float,
+                  first_min: float) -> bool:
+    """Whether one of ``touched_ends`` (candidates that may end a stack short of a whole rim,
+    see :func:`_chain_search`) lies beyond ``chain`` where it could top a pile of
+    :data:`PILE_TOP_LEAST`: far enough out for that many, with that many candidates before it,
+    one of them under it (overlapped, of its paint, showing its rim but for the far arc; the
+    chain's end or beyond it)."""
+    end = ys_all[chain[-1]] if chain else -1.0
+    lowest = (first_min + (PILE_TOP_LEAST - 1) * MIN_STEP) * radius
+    overlap, floor = OVERLAP_BELOW * radius, _f32(MEMBER_FLOOR)
+    for k, alike in touched_ends.items():
+        y_k = ys_all[k]
+        if y_k <= end or y_k < lowest:
+            continue
+        before = [i for i in usable if ys_all[i] < y_k]
+        # (The pile runs on from the chain's end: the one under the top is that or beyond.)
+        if len(before) >= PILE_TOP_LEAST - 1 and any(
+                alike[i] and far_all[i] >= floor and y_k - ys_all[i] < overlap
+                and ys_all[i] >= end for i in before):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=256)
@@ -515,7 +561,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
                   touching_all: list[float], aside_all: list[bool],
                   alike_all: list[list[bool]] | None = None,
-                  touched_ends: dict[int, list[bool]] | None = None
+                  touched_ends: dict[int, list[bool]] | None = None, pile_tops: bool = False
                   ) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
@@ -525,7 +571,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     one stack are and the bare board between a stack and a print beyond it is not: such a
     pair needs no rims of their own aside (glare or shading may dim a checker's sides);
     ``touched_ends``: candidates that may end a stack touching the one before short of a whole
-    rim, each with which candidates are clearly of its paint (see below)."""
+    rim, each with which candidates are clearly of its paint (see below); ``pile_tops``: such
+    an end may also lie on the one before, overlapped, as a tall pile's top does (see
+    :data:`PILE_TOP_LEAST`; the caller keeps only a stack that tall)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -588,7 +636,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             need = far_l[j] if overlap_j[k] else contact_l[j]
             after = next_a[k]
             rest, rest_count, rest_sum = best_a[k], count_a[k], sum_a[k]
-            if (rest <= none and end_alike[k] is not None and not overlap_j[k]
+            if (rest <= none and end_alike[k] is not None and (pile_tops or not overlap_j[k])
                     and ys_l[k] - y_j <= touch_reach and end_alike[k][usable[j]]):
                 rest, rest_count, rest_sum = near_l[k] - threshold + MEMBER_BONUS, 1, near_l[k]
             if after >= 0:  # evenly spaced (see _even)
@@ -1799,8 +1847,12 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         # way round it would lie under the others, and such a far end must be a whole-rim
         # candidate, as in _regular_stack.)
         whole = full_l[t] >= threshold
-        ways = ((later_on_top, a[-1]), (earlier_on_top, a[0])) if whole else (
-            (later_on_top, a[-1]),)
+        # (The top lying on the pile may show its rim but where it lies on the one under it.)
+        top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
+        if top_rim > a[-1]:
+            later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
+        ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
+            (later_on_top, top_rim),)
         for scores, top_one in ways:
             seen = scores[~gone]
             blurred = _blurred_member(seen, True)
@@ -1834,6 +1886,23 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     _, x, y, d, a, b, c, e, _ = passed[key]
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
+
+
+def _pile_top_rim(scorer: RingScorer, x: np.ndarray, y: np.ndarray, full: np.ndarray,
+                  no_near: np.ndarray, far_arc: np.ndarray, threshold: float) -> float:
+    """The rim credited to the top of a pile fitted as a whole, each checker on the one before
+    (centres ``x``, ``y`` and their rim shares, base to top): its whole rim (``full``), or, on
+    a pile of at least :data:`PILE_TOP_LEAST` whose top shows a whole rim but where it lies on
+    the one under it, of that one's paint, its rim without that arc (``no_near``; see
+    :data:`PILE_TOP_LEAST`)."""
+    top = float(full[-1])
+    if (top >= threshold or x.size < PILE_TOP_LEAST or no_near[-1] < threshold
+            or top < LONE_MOST_RIM or far_arc[-1] < LONE_FAR_ARC):
+        return top
+    pair = weighted(scorer.colour_at(x[-2:], y[-2:]))
+    if float(np.sqrt(((pair[0] - pair[1]) ** 2).sum())) >= HIDDEN_END_JUMP:
+        return top
+    return float(no_near[-1])
 
 
 def _nearly_whole_pile(seen: np.ndarray, top_one: float, threshold: float) -> bool:
