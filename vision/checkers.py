@@ -2755,8 +2755,9 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
                   height: int, first_min: float) -> None:
     """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
     Of two that share a checker, the one lying the other way round (:func:`_rises`), else the
-    shorter; otherwise the stack whose base sits less snugly at its edge (or, failing that,
-    with the weaker evidence) is read again, kept clear of the other."""
+    shorter; otherwise the stack whose base sits less snugly at its edge (further from one
+    radius out, where a checker lying against it has its centre; failing that, the one with the
+    weaker evidence) is read again, kept clear of the other."""
     top, bottom = candidates["top", column], candidates["bottom", column]
     top_chain, bottom_chain = chains["top", column][0], chains["bottom", column][0]
     if not top_chain or not bottom_chain:
@@ -2778,7 +2779,9 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     elif shared and len(top_chain) != len(bottom_chain):
         top_weaker = len(top_chain) < len(bottom_chain)
     elif abs(top_base - bottom_base) > 0.4 * radius:
-        top_weaker = top_base > bottom_base
+        # A base lying against its edge has its centre a radius from it: one nearer the edge
+        # than that (a ring on the frame's lip) sits less snugly than one a radius out.
+        top_weaker = abs(top_base - radius) > abs(bottom_base - radius)
     else:
         def strength(c: _Candidates, chain: list[int]) -> float:
             return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))
