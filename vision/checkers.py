@@ -68,6 +68,7 @@ import numpy as np
 
 from calibration.colours import weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
+from engine.position import CHECKERS_PER_SIDE
 from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
 
@@ -255,6 +256,27 @@ PILE_TOP_LEAST = RECOUNT_LEAST
 #: rhythm, no chain read right had a rhythm that disagreed with it and came within 0.25 of a
 #: whole number of steps; the span lies within 0.15 of one for 90% of them.
 PERIOD_TIGHT = 0.1
+#: A referee must not take a pile the reader could not count for an empty point or a short
+#: stack.  The ring map proposes a candidate near each checker of a pile however faint its
+#: rims (each shows its rim but for the far arc the next one hides): a walk of at least
+#: :data:`DOUBT_RUN_LEAST` such candidates from a clear base at the edge, a checker's spacing
+#: apart and of one paint (:func:`_ring_run`), is a pile; when it holds at least
+#: :data:`DOUBT_SHORT` checkers more than were read there, and no more than a pile holds
+#: (fifteen), the point is doubtful (:attr:`Stack.doubtful`).  Synthetic hard seeds 0-3999
+#: (corners given): of the 95,950 points read right none is doubtful; the nearest (walks over
+#: the readings of e314eea) are walks of 5 beside stacks of 2 or empty points (4 points) and
+#: walks 2 longer than stacks of 12 or 13 (6 points).  Of the 15 tall stacks read wrong three
+#: are (blurred piles read empty or 5 short); real photos and their transforms: none of the
+#: points read right.
+DOUBT_RUN_LEAST = BLURRED_LEAST
+DOUBT_SHORT = 3
+#: A faint pile taken only as nearly whole (:func:`_nearly_whole_pile`, short of the threshold)
+#: is doubtful too when the rhythm of its rims (:func:`_stack_period`) does not confirm its
+#: count: its span lies further than :data:`PERIOD_WHOLE` from one rhythm step per checker but
+#: one (:func:`_rhythm_agrees`).  Synthetic hard seeds 0-3999 (corners given, at e314eea): the
+#: four such piles read right lie 0.10-0.13 steps from their count; the two read short (blue 13
+#: as 10, red 15 as 11: fits at touching steps through a blurred pile) 3.2 and 3.4.
+NEARLY_RHYTHM = PERIOD_WHOLE
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -335,6 +357,9 @@ class Stack:
     colours: list[np.ndarray] = dc_field(default_factory=list)  # Lab means, one per checker
     #: Best score of a rejected further checker (how close the stack came to one more).
     next_score: float = 0.0
+    #: The point holds a pile this reading could not count (see :data:`DOUBT_RUN_LEAST`): do
+    #: not take its count, or its emptiness, on trust.
+    doubtful: bool = False
 
     @property
     def count(self) -> int:
@@ -772,6 +797,9 @@ class _Candidates:
     #: How many of the candidates the ring map proposed (the first ones); those after them
     #: are the centres of whole-stack models fitted later (:meth:`add`).
     proposed: int = dc_field(default=-1, repr=False)
+    #: A faint pile taken short of the threshold whose count its rims' rhythm does not
+    #: confirm (see :data:`NEARLY_RHYTHM`): the point is doubtful while this is its stack.
+    unsure: list[int] | None = dc_field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
@@ -1033,6 +1061,18 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 stack.scores = cover.tolist()
                 if layered and len(chosen) >= 2:
                     _read_in_layers(field, geometry, radius, stack)
+            # (A walk that could not hold more than a pile holds, fifteen, says nothing; nor
+            # can one over fewer candidates than it needs, on most points.)
+            least = max(DOUBT_RUN_LEAST, stack.count + DOUBT_SHORT)
+            if least <= CHECKERS_PER_SIDE and cand.proposed >= least:
+                facing_row = "bottom" if row == "top" else "top"
+                facing = chains[facing_row, column][0]
+                reach = (h - float(candidates[facing_row, column].ys[facing].max())
+                         - 1.6 * radius if facing else limit)
+                run = _ring_run(cand, radius, threshold, reach, first_min, least)
+                stack.doubtful = least <= run <= CHECKERS_PER_SIDE
+            if cand.unsure is not None and cand.unsure == chosen:
+                stack.doubtful = True  # see NEARLY_RHYTHM
             stacks.append(stack)
     # The colours of all the checkers found, in one look-up.
     found = [c for stack in stacks for c in stack.centres]
@@ -1043,6 +1083,65 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     stacks.append(_bar_stack(scorer, geometry, threshold,
                              np.array([c for stack in stacks for c in stack.colours])))
     return CheckerFindings(stacks, radius, threshold)
+
+
+def _ring_run(cand: _Candidates, radius: float, threshold: float, limit: float,
+              first_min: float, least: int = DOUBT_RUN_LEAST) -> int:
+    """How many checkers the ring map's own proposals on a point (``cand``, the candidates it
+    proposed, not the centres of models fitted since) line up as one pile: the longest walk
+    from a clear base at the edge (a candidate within ``first_min`` to :data:`FIRST_MAX` radii
+    showing ``threshold`` of its rim) along the axis, each step to the nearest candidate a
+    checker's spacing further (:data:`MIN_STEP` to :data:`MAX_STEP` radii), before ``limit``,
+    showing at least :data:`MEMBER_FLOOR` of its rim but for its far arc (the one the next
+    checker of a pile hides) and clearly of the paint of the one before
+    (:data:`HIDDEN_END_JUMP`).  0 when there is no such base, or too few such candidates for a
+    walk of ``least`` (most points).  See :data:`DOUBT_RUN_LEAST`.
+
+    Seven candidates 15 pixels apart (radius 11), the first a clear base, each with 0.7 of its
+    rim but for the far arc:
+
+    >>> ys = np.float32([12, 27, 42, 57, 72, 87, 102])
+    >>> cand = _Candidates(ys, *(np.zeros(7, np.float32),) * 2, np.full(7, 0.9, np.float32),
+    ...                    np.full(7, 0.7, np.float32), np.zeros(7, np.float32),
+    ...                    np.zeros((7, 3), np.float32), np.ones(7, np.float32))
+    >>> _ring_run(cand, 11.0, 0.82, 200.0, 0.4), _ring_run(cand, 11.0, 0.82, 90.0, 0.4)
+    (7, 6)
+    >>> _ring_run(cand, 11.0, 0.82, 90.0, 0.4, least=8)
+    0
+    """
+    p = cand.proposed
+    if p < least:
+        return 0
+    # (Plain Python over a point's few candidates, once numpy has said a walk that long may
+    # be there at all: on most points none is.)
+    rims = cand.no_far[:p] >= _f32(MEMBER_FLOOR)
+    if int(np.count_nonzero(rims)) < least - 1:
+        return 0
+    ys = cand.ys[:p].tolist()
+    top = _f32(limit)
+    members = sorted((i for i, rim in enumerate(rims.tolist()) if rim and ys[i] <= top),
+                     key=ys.__getitem__)
+    low, high, clear = _f32(first_min * radius), _f32(FIRST_MAX * radius), _f32(threshold)
+    best_any = np.maximum(cand.full[:p], np.maximum(cand.no_far[:p], cand.no_near[:p])).tolist()
+    bases = [i for i, y in enumerate(ys) if low <= y <= high and y <= top
+             and best_any[i] >= clear]
+    if not bases or len(members) < least - 1:
+        return 0
+    paint = weighted(cand.colours[:p]).tolist()
+    step_lo, step_hi = MIN_STEP * radius, MAX_STEP * radius
+    longest, furthest = 0, -1.0
+    for base in bases:
+        run, last = 1, base
+        while True:
+            last_y, last_paint = ys[last], paint[last]
+            after = next((k for k in members if step_lo <= ys[k] - last_y <= step_hi
+                          and math.dist(paint[k], last_paint) < HIDDEN_END_JUMP), None)
+            if after is None:
+                break
+            run, last = run + 1, after
+        if ys[last] > furthest:
+            longest, furthest = run, ys[last]
+    return longest
 
 
 def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
@@ -1875,7 +1974,8 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                                  far_arc[part], gone)
     # A pile no fit passes clearly may still be one that every checker of shows (see
     # _nearly_whole_pile); only then are those fits taken.
-    if not passed:
+    only_nearly = not passed
+    if only_nearly:
         passed = nearly
     if not passed:
         return None
@@ -1885,7 +1985,22 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         key = recount
     _, x, y, d, a, b, c, e, _ = passed[key]
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
-    return list(range(base, base + len(d)))
+    pile = list(range(base, base + len(d)))
+    if only_nearly and not _rhythm_agrees(scorer, x, y, d, radius):
+        cand.unsure = pile  # see NEARLY_RHYTHM
+    return pile
+
+
+def _rhythm_agrees(scorer: RingScorer, x: np.ndarray, y: np.ndarray, dist: np.ndarray,
+                   radius: float) -> bool:
+    """Whether the rhythm of a pile's rims (:func:`_stack_period`, however faint) agrees with
+    the count of a fit (centres ``x``, ``y``, distances ``dist`` from the edge, base to top):
+    its span lies within :data:`NEARLY_RHYTHM` of one step per checker but one.  A pile with no
+    rhythm within the plausible steps says nothing against it."""
+    step, _ = _rhythm(scorer, float(np.median(x)), float(y[0]), float(y[-1]), radius)
+    if step <= 0:
+        return True
+    return abs(float(dist[-1] - dist[0]) / step - (dist.size - 1)) <= NEARLY_RHYTHM
 
 
 def _pile_top_rim(scorer: RingScorer, x: np.ndarray, y: np.ndarray, full: np.ndarray,
