@@ -1050,6 +1050,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     if not layered:  # a second layer lies a tight step from the first: read_layered's
         _without_tight_steps(candidates, chains, radius, threshold)
     stacks: list[Stack] = []
+    ends = {key: float(candidates[key].ys[chain].max()) for key, (chain, _) in chains.items()
+            if chain}
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
             cand = candidates[row, column]
@@ -1065,10 +1067,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             # can one over fewer candidates than it needs, on most points.)
             least = max(DOUBT_RUN_LEAST, stack.count + DOUBT_SHORT)
             if least <= CHECKERS_PER_SIDE and cand.proposed >= least:
-                facing_row = "bottom" if row == "top" else "top"
-                facing = chains[facing_row, column][0]
-                reach = (h - float(candidates[facing_row, column].ys[facing].max())
-                         - 1.6 * radius if facing else limit)
+                facing_end = ends.get(("bottom" if row == "top" else "top", column))
+                reach = limit if facing_end is None else h - facing_end - 1.6 * radius
                 run = _ring_run(cand, radius, threshold, reach, first_min, least)
                 stack.doubtful = least <= run <= CHECKERS_PER_SIDE
             if cand.unsure is not None and cand.unsure == chosen:
