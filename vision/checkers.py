@@ -1128,14 +1128,20 @@ def _ring_run(cand: _Candidates, radius: float, threshold: float, limit: float,
     if not bases or len(members) < least - 1:
         return 0
     paint = weighted(cand.colours[:p]).tolist()
+    member_ys = [ys[k] for k in members]
     step_lo, step_hi = MIN_STEP * radius, MAX_STEP * radius
     longest, furthest = 0, -1.0
     for base in bases:
         run, last = 1, base
         while True:
             last_y, last_paint = ys[last], paint[last]
-            after = next((k for k in members if step_lo <= ys[k] - last_y <= step_hi
-                          and math.dist(paint[k], last_paint) < HIDDEN_END_JUMP), None)
+            after = None
+            for k in members[bisect.bisect_left(member_ys, last_y + step_lo):]:
+                if ys[k] - last_y > step_hi:
+                    break
+                if math.dist(paint[k], last_paint) < HIDDEN_END_JUMP:
+                    after = k
+                    break
             if after is None:
                 break
             run, last = run + 1, after
