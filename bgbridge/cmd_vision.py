@@ -131,7 +131,8 @@ def cmd_read(args: argparse.Namespace) -> int:
               "this reading may be wrong", file=sys.stderr)
     if args.json:
         data = observation.to_json()
-        print(json.dumps({key: data[key] for key in ("colours", "top", "bottom", "bar", "off")}))
+        print(json.dumps({key: data[key]
+                          for key in ("colours", "top", "bottom", "bar", "off", "doubtful")}))
         return 0
     print(_diagram(observation))
     if calibration is not None:

@@ -315,6 +315,7 @@ class BoardReader:
                     if bar_stack.scores else 1.0)
         obs = BoardObservation(readings[:12], readings[12:24], bar, {}, tuple(names),
                                bar_confidence=round(bar_conf, 3))
+        obs.doubtful = [(s.row, s.column) for s in stacks[:-1] if s.doubtful]
         obs.off = obs.off_counts()
         for name in names:
             if obs.on_field(name) > CHECKERS_PER_SIDE:

@@ -25,7 +25,8 @@ def test_read_json_contract(start_frame, capsys):
     path, corners, scene = start_frame
     assert main(["read", str(path), "--corners", corners, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert list(data) == ["colours", "top", "bottom", "bar", "off"]
+    assert list(data) == ["colours", "top", "bottom", "bar", "off", "doubtful"]
+    assert data["doubtful"] == {"top": [], "bottom": []}
     assert sorted(data["colours"]) == ["black", "white"]
     assert len(data["top"]) == len(data["bottom"]) == 12
     assert data["top"][0]["count"] == 5 and data["top"][0]["colour"] == "white"
