@@ -9,7 +9,8 @@ Stages (each its own module with its own evaluation in :mod:`vision.evaluate`):
 3. checkers — stacks per point and on the bar (:mod:`vision.checkers`); checkers seen raised at
    a slant (solids seen from a seat: their tops moved away from the camera on the board plane)
    are read again on the field rectified through the plane of their tops (:func:`raised_view`,
-   :mod:`calibration.viewpoint`);
+   :mod:`calibration.viewpoint`), a tall pile's leaning checkers where the camera sees them
+   (:func:`pile_lean`);
 4. colours — the two checker colours, from the calibration or clustered on the frame
    (:mod:`calibration.colours`);
 5. trays — the borne-off checkers counted in a side tray when one is in view, checked against
@@ -27,6 +28,8 @@ True
 """
 from __future__ import annotations
 
+import functools
+import math
 import statistics
 import threading
 from dataclasses import dataclass
@@ -45,6 +48,7 @@ from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
 from vision.occlusion import find_occlusion, frame_band
+from vision.solid import shingled_tilts
 from vision.trays import TrayReading, read_trays
 
 
@@ -142,6 +146,54 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
     return None
 
 
+def pile_lean(view: Viewpoint, lift: float, radius: float
+              ) -> Callable[[float, float, float, float], tuple[float, float]]:
+    """Where, on the field rectified through the plane of flat checkers' tops (``lift`` above
+    the board, :func:`calibration.viewpoint.warp_raised`), the camera ``view`` sees the
+    checkers of a tall overlapped pile after its base, from where evenly spaced flat checkers
+    would be seen: ``shift(x, y, step, outward)`` -> (dx, dy) pixels, for a base seen at
+    (x, y), checkers ``step`` pixels apart, the pile growing toward ``outward`` y (+1 or -1).
+
+    A player overlaps a tall pile: its base lies flat and each checker after it rests its near
+    edge on the one before and its far edge on the board (:func:`vision.solid.shingled_tilts`),
+    tilted some 15-20 degrees for steps of 1.4-1.9 radii.  Its top face's centre then stands at
+    ``r sin(tilt) + lift cos(tilt)``, a third of a radius above a flat checker's top, and
+    ``lift sin(tilt)`` further out; seen from a seat's slant it is moved away from the camera's
+    foot (:meth:`~calibration.viewpoint.Viewpoint.rise_shift`), up to half a radius at 60
+    degrees, the first step of the pile longer or shorter than the others by that much.  A
+    step of two radii or more is no overlap: nothing leans.
+
+    >>> view = Viewpoint((100.0, 1000.0), 500.0, (100.0, 100.0))   # beyond the bottom edge
+    >>> shift = pile_lean(view, 4.4, 10.0)
+    >>> [round(v, 2) for v in shift(100.0, 10.0, 14.0, 1.0)]   # a top pile growing toward it
+    [0.0, -4.34]
+    >>> shift(100.0, 10.0, 20.0, 1.0)
+    (0.0, 0.0)
+    """
+    def shift(x: float, y: float, step: float, outward: float) -> tuple[float, float]:
+        if step >= 2 * radius:
+            return 0.0, 0.0
+        tilt = _lean_tilt(round(LEAN_TABLE * step / radius), round(LEAN_TABLE * lift / radius))
+        height = radius * math.sin(tilt) + lift * math.cos(tilt)
+        out = lift * math.sin(tilt)
+        dx, dy = view.rise_shift(lift, height - lift)(x, y + outward * (step + out))
+        return dx, dy + outward * out
+
+    return shift
+
+
+#: Steps and thicknesses (radii) are rounded to this many parts of a radius to look up the lean
+#: of a pile's checker (:func:`_lean_tilt`, made once per value).
+LEAN_TABLE = 50
+
+
+@functools.lru_cache(maxsize=256)
+def _lean_tilt(step: int, thickness: int) -> float:
+    """The tilt (radians) of an overlapped pile's second checker, resting on its flat base
+    ``step`` apart (both in :data:`LEAN_TABLE` parts of a radius, as the thickness is)."""
+    return shingled_tilts([0.0, step / LEAN_TABLE], 1.0, thickness / LEAN_TABLE)[1]
+
+
 def _sigmoid(x: float) -> float:
     return float(1 / (1 + np.exp(-x)))
 
@@ -199,7 +251,8 @@ class BoardReader:
             view, lift = raised
             field = warp_raised(frame4, rect.corners, rect.geometry, view, lift)
             findings = find_checkers(field, rect.geometry, layered=self.layered_stacks,
-                                     layer_shift=view.layer_shift(lift))
+                                     layer_shift=view.layer_shift(lift),
+                                     lean=pile_lean(view, lift, rect.geometry.checker_radius))
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))
