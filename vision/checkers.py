@@ -41,7 +41,9 @@ after its base lean on the one before, their tops higher and further out than a 
 the camera sees them moved from where an evenly spaced stack would be, up to half a radius at
 60 degrees, and its first step looks that much longer or shorter than the others.  Given that
 move (``find_checkers(lean=...)``), a pile is chained and fitted from its flat base with its
-first step so changed (:func:`_chain_leaning`, :func:`_pile_centres`).
+first step so changed (:func:`_chain_leaning`, :func:`_pile_centres`); where no pile passes on
+rings, its leaning checkers are looked for on the ellipses their tilted top faces are seen as
+(:func:`_pile_faces`).
 
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
 whose checkers sit consistently beside their columns is read again where they are (a stack too
@@ -69,7 +71,7 @@ import functools
 import math
 import statistics
 from dataclasses import dataclass, field as dc_field
-from typing import Callable
+from typing import Callable, Protocol
 
 import cv2
 import numpy as np
@@ -412,6 +414,21 @@ DIE_SQUARE = 0.3
 DIE_SMOOTH = 3
 
 
+class Leaning(Protocol):
+    """How a camera at a slant sees a tall overlapped pile whose checkers after its base lean
+    on the one before (see :class:`vision.reader.PileLean`), on the field it is read on."""
+
+    def shift(self, x: float, y: float, step: float, outward: float) -> tuple[float, float]:
+        """Where the checkers after a base seen at (x, y), ``step`` pixels apart, the pile
+        growing toward ``outward`` y (+1 or -1), are seen moved from their even places (dx,
+        dy pixels)."""
+
+    def face(self, x: np.ndarray, y: np.ndarray, step: float, outward: float) -> np.ndarray:
+        """The 2x2 maps (n x 2 x 2) taking a circle of a checker's radius to the ellipses the
+        top faces of such leaning checkers seen at (``x``, ``y``) are seen as (see
+        :meth:`RingScorer.coverage`)."""
+
+
 @dataclass
 class Stack:
     """Checkers found on one point (or the bar): centres in canonical pixels and evidence."""
@@ -498,19 +515,19 @@ def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near
     one before and are seen ``base_lean`` further along the axis (per candidate, for a base
     there; see :attr:`_Candidates.lean`) than evenly spaced from it.
 
-    Each candidate that may be a base (near the edge, with a lean) is searched twice: as it
-    is, and as a copy moved by its lean that may only start a pile, only an overlapped one of
-    at least :data:`RECOUNT_LEAST` (players overlap tall stacks; a short stack of touching
-    checkers lies flat), whose steps are then even.  The copies come first (a copy has no
+    Each candidate that may be a base (near the edge, with a lean of at least
+    :data:`LEAN_LEAST`) is searched twice: as it is, and as a copy moved by its lean that may
+    only start a pile, only an overlapped one of more than :data:`FLAT_MOST` (a stack that
+    fits lying flat does), whose steps are then even.  The copies come first (a copy has no
     predecessor: the search's order holds).
     """
     lo, hi = first_min * radius, FIRST_MAX * radius
-    # (A base is a clear checker of its own, as _chain_search asks, and a pile has enough
-    # candidates that could be its checkers: most points have neither.)
+    # (A base is a clear checker of its own, as _chain_search asks, and a pile has more
+    # candidates that could be its checkers than lie flat: most points have neither.)
     best_any = np.maximum(full, np.maximum(no_far, no_near))
     movable = np.flatnonzero((ys >= lo) & (ys <= hi) & (np.abs(base_lean) >= LEAN_LEAST * radius)
                              & (best_any >= threshold))
-    if not movable.size or np.count_nonzero(best_any >= MEMBER_FLOOR) < RECOUNT_LEAST:
+    if not movable.size or np.count_nonzero(best_any >= MEMBER_FLOOR) <= FLAT_MOST:
         return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
                       far_arc, close, contact_free, distances)
     copies = movable.size
@@ -528,7 +545,7 @@ def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near
                           None if far_arc is None else far_arc[order], reordered(close),
                           None if contact_free is None else contact_free[order],
                           reordered(distances), leaning_bases=copies)
-    if chain and chain[0] < copies and (len(chain) < RECOUNT_LEAST or float(
+    if chain and chain[0] < copies and (len(chain) <= FLAT_MOST or float(
             np.diff(moved[chain]).max()) >= OVERLAP_BELOW * radius):
         return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
                       far_arc, close, contact_free, distances)
@@ -948,8 +965,7 @@ class _Candidates:
     #: the base of a tall overlapped pile are seen moved from their even places: ``(x, y,
     #: step, outward)`` -> (dx, dy) pixels, for a base at (x, y), a step of ``step`` pixels
     #: and the pile growing toward ``outward`` y (+1 or -1); None: they are not.
-    lean: Callable[[float, float, float, float], tuple[float, float]] | None = dc_field(
-        default=None, repr=False)
+    lean: Leaning | None = dc_field(default=None, repr=False)
     #: The point's edge is above its checkers in the image (a top point).
     edge_up: bool = dc_field(default=True, repr=False)
     _base_lean: tuple | None = dc_field(default=None, repr=False)
@@ -1027,8 +1043,8 @@ class _Candidates:
         along = np.zeros(self.ys.size, np.float32)
         for i in np.flatnonzero((self.ys >= first_min * radius)
                                 & (self.ys <= FIRST_MAX * radius)).tolist():
-            along[i] = outward * self.lean(float(self.px[i]), float(self.py[i]),
-                                           LEAN_STEP * radius, outward)[1]
+            along[i] = outward * self.lean.shift(float(self.px[i]), float(self.py[i]),
+                                                 LEAN_STEP * radius, outward)[1]
         self._base_lean = (key, along)   # (chains are asked for again as columns settle)
         return along
 
@@ -1205,8 +1221,7 @@ def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarr
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                   threshold: float = COVERAGE_THRESHOLD, layered: bool = False,
                   layer_shift: Callable[[float, float], tuple[float, float]] | None = None,
-                  lean: Callable[[float, float, float, float], tuple[float, float]] | None = None
-                  ) -> CheckerFindings:
+                  lean: Leaning | None = None) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image.
 
     ``layered``: also look for stacks built in layers (a second row on top of the first, see
@@ -1216,7 +1231,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     image pixels, at an image position (see :func:`vision.reader.raised_view`).  ``lean``:
     where such a camera sees the checkers of a tall overlapped pile after its base moved from
     where evenly spaced flat checkers would be (each leans on the one before; see
-    :func:`vision.reader.pile_lean` and :attr:`_Candidates.lean`): the pile's models take it
+    :class:`vision.reader.PileLean` and :attr:`_Candidates.lean`): the pile's models take it
     (:func:`_chain_leaning`, :func:`_pile_centres`).
     """
     radius = geometry.checker_radius
@@ -1458,8 +1473,7 @@ def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
 
 def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], ys: np.ndarray,
                       geometry: BoardGeometry,
-                      lean: Callable[[float, float, float, float], tuple[float, float]] | None
-                      = None) -> dict[tuple[str, int], _Candidates]:
+                      lean: Leaning | None = None) -> dict[tuple[str, int], _Candidates]:
     """Candidate centres along the axes of points (``(row, column)`` -> image x of the point's
     centre line): peaks of the coarse ring score (best of a few lateral offsets), with their
     rim coverage.  All points at once: per-call overhead dominates per-point work.  ``lean``:
@@ -1577,8 +1591,8 @@ def _best_of_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict, chains: dict,
                      ys: np.ndarray, radius: float, threshold: float, limit: float,
                      first_min: float,
-                     lean: Callable[[float, float, float, float], tuple[float, float]] | None
-                     = None) -> dict[tuple[str, int], tuple[_Candidates, tuple]]:
+                     lean: Leaning | None = None
+                     ) -> dict[tuple[str, int], tuple[_Candidates, tuple]]:
     """Stacks on columns where none was found, looked for beside the axis: the strongest ring
     near the field edge within :data:`SHIFT_SEARCH` point widths of the column's axis, when it
     lies beyond the lateral offsets already tried there, is read as a point of its own.
@@ -1757,7 +1771,8 @@ def _pile_centres(cand: _Candidates, f: int, t: int, n: int, edge_up: bool, radi
     ...                    np.ones(2, np.float32))
     >>> _pile_centres(cand, 0, 1, 6, True, 10.0)[2].tolist()
     [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
-    >>> cand.lean = lambda x, y, step, outward: (0.0, 4.0 * outward)
+    >>> from types import SimpleNamespace
+    >>> cand.lean = SimpleNamespace(shift=lambda x, y, step, outward: (0.0, 4.0 * outward))
     >>> _pile_centres(cand, 0, 1, 6, True, 10.0)[2].round(1).tolist()
     [10.0, 23.2, 32.4, 41.6, 50.8, 60.0]
     """
@@ -1768,13 +1783,33 @@ def _pile_centres(cand: _Candidates, f: int, t: int, n: int, edge_up: bool, radi
     if cand.lean is None or n < 2 or step >= 2 * radius:
         return x_f + (x_t - x_f) * share, y_f + (y_t - y_f) * share, d_f + (d_t - d_f) * share
     outward = 1.0 if edge_up else -1.0
-    dx, dy = cand.lean(float(x_f), float(y_f), step, outward)
+    dx, dy = cand.lean.shift(float(x_f), float(y_f), step, outward)
     along = outward * dy
     x = (x_f + dx) + (x_t - x_f - dx) * share
     y = (y_f + dy) + (y_t - y_f - dy) * share
     d = (d_f + along) + (d_t - d_f - along) * share
     x[0], y[0], d[0] = x_f, y_f, d_f
     return x, y, d
+
+
+def _pile_faces(cand: _Candidates, hypotheses: list[tuple[int, int, int]], xs: list, ys: list,
+                edge_up: bool, radius: float) -> np.ndarray | None:
+    """Seen at a slant, the shapes (2x2 maps, see :meth:`RingScorer.coverage`) of the rings
+    of whole-pile models one after the other (``hypotheses`` of (base, top, count) with
+    their centres ``xs``, ``ys``, see :func:`_pile_centres`): circles for a base and for the
+    checkers of a stack that does not overlap, the ellipse a leaning checker's top face is
+    seen as for the others (:meth:`Leaning.face`); None when nothing leans."""
+    if cand.lean is None:
+        return None
+    outward = 1.0 if edge_up else -1.0
+    shapes = []
+    for (f, t, n), x, y in zip(hypotheses, xs, ys):
+        step = float(cand.ys[t] - cand.ys[f]) / max(n - 1, 1)
+        model = np.tile(np.eye(2), (n, 1, 1))
+        if step < 2 * radius:
+            model[1:] = cand.lean.face(x[1:], y[1:], step, outward)
+        shapes.append(model)
+    return np.concatenate(shapes)
 
 
 @functools.lru_cache(maxsize=32)
@@ -1931,6 +1966,21 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
                 best = _on_to_whole_end(scorer, best, hypotheses, xs, ys, dist, cand, edge_up,
                                         radius, threshold)
             break
+    if best is None and cand.lean is not None:
+        # Seen at a slant, a pile no model passes on rings may on the ellipses its leaning
+        # checkers' top faces are seen as (on its line; only overlapped models lean).
+        piles = [k for k, d in enumerate(dist) if d.size > FLAT_MOST
+                 and d[-1] - d[0] < OVERLAP_BELOW * radius * (d.size - 1)]
+        if piles:
+            sub = [hypotheses[k] for k in piles]
+            sub_x, sub_y, sub_d = ([v[k] for k in piles] for v in (xs, ys, dist))
+            shapes = _pile_faces(cand, sub, sub_x, sub_y, edge_up, radius)
+            line_x, line_y = np.concatenate(sub_x), np.concatenate(sub_y)
+            evidence = tuple(v.reshape(len(shifts), -1).max(axis=0) for v in scorer.coverage(
+                np.tile(line_x, len(shifts)),
+                np.concatenate([line_y + sign * d for d in shifts]), edge_up,
+                np.tile(shapes, (len(shifts), 1, 1))))
+            best = _best_regular(scorer, sub, sub_x, sub_y, sub_d, evidence, radius, threshold)
     if best is None:
         return None
     _, x, y, d, a, b, c, e = best
@@ -2246,70 +2296,85 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
     sign = 1.0 if edge_up else -1.0
-    full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
-                                      scorer.coverage(np.tile(all_x, len(shifts)),
-                                                      np.concatenate([all_y + sign * d
-                                                                      for d in shifts]),
-                                                      edge_up))
-    # Rims are scored over the ring directions that could show one (only a checker whose
-    # middle is clipped can lie in clipped glare).
-    lightness = scorer.lab[..., 0]
-    clip_full, clip_far, clip_near = (np.zeros(all_x.size) for _ in range(3))
-    bright = lightness[np.clip(np.rint(all_y), 0, lightness.shape[0] - 1).astype(np.intp),
-                       np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
-                       ] >= CLIPPED_LIGHTNESS
-    if bright.any():
-        clip_full[bright], clip_far[bright], clip_near[bright], _ = _clipped_shares(
-            lightness, all_x[bright], all_y[bright], radius, edge_up)
-    unseen_all = clip_full >= UNSEEN_CHECKER
-    full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
-                                      for v, clip in ((full, clip_full), (no_far, clip_far),
-                                                      (no_near, clip_near)))
-    passed: dict[tuple[int, int, int], tuple] = {}
-    nearly: dict[tuple[int, int, int], tuple] = {}
-    start = 0
-    for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
-        part = slice(start, start + n)
-        start += n
-        gone = unseen_all[part]
-        if gone[0] or gone[-1] or gone.sum() > UNSEEN_MOST * n:
-            continue
-        a, b, c = full_seen[part], far_seen[part], near_seen[part]
-        # Each lies on the one before (the top one last) or the other way round; the one on
-        # top of the pile shows its whole rim where the model puts it.
-        later_on_top = np.concatenate((b[:-1], a[-1:]))
-        earlier_on_top = np.concatenate((a[:1], c[1:]))
-        colours = None
-        # (A far end proposed by its rim but for its near arc lies on the pile: the other
-        # way round it would lie under the others, and such a far end must be a whole-rim
-        # candidate, as in _regular_stack.)
-        whole = full_l[t] >= threshold
-        # (The top lying on the pile may show its rim but where it lies on the one under it.)
-        top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
-        if top_rim > a[-1]:
-            later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
-        ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
-            (later_on_top, top_rim),)
-        for scores, top_one in ways:
-            seen = scores[~gone]
-            blurred = _blurred_member(seen, True)
-            if blurred is None:
+    # Seen at a slant, a pile that no fit passes on rings may on the ellipses its leaning
+    # checkers' top faces are seen as (_pile_faces).
+    for leaning in (False, True):
+        shapes = None
+        if leaning:
+            # (Only a pile too tall to lie flat leans: see FLAT_MOST.)
+            kept = [k for k, (_, _, n) in enumerate(hypotheses) if n > FLAT_MOST]
+            if cand.lean is None or not kept:
+                break
+            hypotheses, xs, ys, dist = ([v[k] for k in kept] for v in (hypotheses, xs, ys, dist))
+            all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+            shapes = _pile_faces(cand, hypotheses, xs, ys, edge_up, radius)
+            shapes = np.tile(shapes, (len(shifts), 1, 1))
+        full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
+                                          scorer.coverage(np.tile(all_x, len(shifts)),
+                                                          np.concatenate([all_y + sign * d
+                                                                          for d in shifts]),
+                                                          edge_up, shapes))
+        # Rims are scored over the ring directions that could show one (only a checker whose
+        # middle is clipped can lie in clipped glare).
+        lightness = scorer.lab[..., 0]
+        clip_full, clip_far, clip_near = (np.zeros(all_x.size) for _ in range(3))
+        bright = lightness[np.clip(np.rint(all_y), 0, lightness.shape[0] - 1).astype(np.intp),
+                           np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
+                           ] >= CLIPPED_LIGHTNESS
+        if bright.any():
+            clip_full[bright], clip_far[bright], clip_near[bright], _ = _clipped_shares(
+                lightness, all_x[bright], all_y[bright], radius, edge_up)
+        unseen_all = clip_full >= UNSEEN_CHECKER
+        full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
+                                          for v, clip in ((full, clip_full), (no_far, clip_far),
+                                                          (no_near, clip_near)))
+        passed: dict[tuple[int, int, int], tuple] = {}
+        nearly: dict[tuple[int, int, int], tuple] = {}
+        start = 0
+        for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
+            part = slice(start, start + n)
+            start += n
+            gone = unseen_all[part]
+            if gone[0] or gone[-1] or gone.sum() > UNSEEN_MOST * n:
                 continue
-            clear = top_one >= threshold and seen.mean() >= threshold
-            if not clear and not _nearly_whole_pile(seen, float(top_one), threshold):
-                continue
-            if colours is None:
-                colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
-                middle = np.median(colours, axis=0)
-                spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
-            if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
-                continue
-            # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
-            value = float((seen - threshold - REGULAR_MARGIN).sum())
-            fits = passed if clear else nearly
-            if (f, t, n) not in fits or value > fits[f, t, n][0]:
-                fits[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
-                                 far_arc[part], gone)
+            a, b, c = full_seen[part], far_seen[part], near_seen[part]
+            # Each lies on the one before (the top one last) or the other way round; the one on
+            # top of the pile shows its whole rim where the model puts it.
+            later_on_top = np.concatenate((b[:-1], a[-1:]))
+            earlier_on_top = np.concatenate((a[:1], c[1:]))
+            colours = None
+            # (A far end proposed by its rim but for its near arc lies on the pile: the other
+            # way round it would lie under the others, and such a far end must be a whole-rim
+            # candidate, as in _regular_stack.)
+            whole = full_l[t] >= threshold
+            # (The top lying on the pile may show its rim but where it lies on the one under it.)
+            top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
+            if top_rim > a[-1]:
+                later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
+            ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
+                (later_on_top, top_rim),)
+            for scores, top_one in ways:
+                seen = scores[~gone]
+                blurred = _blurred_member(seen, True)
+                if blurred is None:
+                    continue
+                clear = top_one >= threshold and seen.mean() >= threshold
+                if not clear and not _nearly_whole_pile(seen, float(top_one), threshold):
+                    continue
+                if colours is None:
+                    colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
+                    middle = np.median(colours, axis=0)
+                    spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
+                if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
+                    continue
+                # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
+                value = float((seen - threshold - REGULAR_MARGIN).sum())
+                fits = passed if clear else nearly
+                if (f, t, n) not in fits or value > fits[f, t, n][0]:
+                    fits[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
+                                     far_arc[part], gone)
+        if passed or nearly:
+            break
     # A pile no fit passes clearly may still be one that every checker of shows (see
     # _nearly_whole_pile); only then are those fits taken.
     only_nearly = not passed
@@ -2484,7 +2549,8 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     lean = 0.0
     if cand.lean is not None and step < 2 * radius:
         sign = 1.0 if edge_up else -1.0
-        lean = sign * cand.lean(float(cand.px[first]), float(cand.py[first]), step, sign)[1]
+        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
+                                      sign)[1]
     steps = (span - lean) / step
     n = int(round(steps)) + 1
     # A faint rhythm is trusted only to a tight whole number of steps, and only where the

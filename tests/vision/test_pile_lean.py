@@ -1,11 +1,13 @@
 """Tall piles seen from a seat: the checkers after a pile's base lean on the one before, and a
-camera at a slant sees them moved from where evenly spaced flat checkers would be
-(vision.reader.pile_lean); the checker stage's pile models take that move
-(vision.checkers._chain_leaning, _pile_centres)."""
+camera at a slant sees them moved from where evenly spaced flat checkers would be, their top
+faces as ellipses (vision.reader.PileLean); the checker stage's pile models take that move
+(vision.checkers._chain_leaning, _pile_centres) and, where no pile passes on rings, those
+ellipses (_pile_faces, RingScorer.coverage(shapes=...))."""
 from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,8 +15,9 @@ from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint
 from vision import evaluate
 from vision.checkers import COVERAGE_THRESHOLD, _chain
 from vision.observation import BoardObservation
-from vision.reader import BoardReader, pile_lean
+from vision.reader import BoardReader, PileLean
 from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+from vision.rings import RingScorer
 from vision.solid import CameraPose, shingled_tilts
 
 RADIUS = 10.0
@@ -24,7 +27,7 @@ def test_a_pile_is_seen_with_its_first_step_shortened_toward_the_camera_and_leng
     # The camera beyond the bottom edge, 500 pixels above the board's plane.
     lift = CHECKER_THICKNESS * 2 * RADIUS
     view = Viewpoint((100.0, 510.0), 500.0, (100.0, 200.0))
-    shift = pile_lean(view, lift, RADIUS)
+    shift = PileLean(view, lift, RADIUS).shift
     # A top pile grows toward the camera.  Its second checker leans on the base (tilted as
     # the renderer's solids are): its top face's centre stands ``rise`` higher than a flat
     # one's and ``out`` further out, and is seen moved away from the camera's foot by the
@@ -41,6 +44,20 @@ def test_a_pile_is_seen_with_its_first_step_shortened_toward_the_camera_and_leng
     assert -shift(100.0, 390.0, 14.0, -1.0)[1] > 0
     # Checkers that do not overlap lie flat.
     assert shift(100.0, 10.0, 2 * RADIUS, 1.0) == (0.0, 0.0)
+
+
+def test_a_tilted_face_drawn_out_along_the_pile_shows_its_rim_on_its_ellipse():
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.ellipse(image, (60, 60), (12, 18), 0, 0, 360, (40, 40, 160), -1)
+    scorer = RingScorer(image, 12.0)
+    centre = (np.float32([60.0]), np.float32([60.0]))
+    drawn_out = np.array([[[1.0, 0.0], [0.0, 1.5]]])
+    assert scorer.coverage(*centre)[0][0] < 0.75                      # no circle's rim
+    assert scorer.coverage(*centre, True, drawn_out)[0][0] == 1.0
+    # ... and a circle, on that ellipse, falls short.
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.circle(image, (60, 60), 12, (40, 40, 160), -1)
+    assert RingScorer(image, 12.0).coverage(*centre, True, drawn_out)[0][0] < 0.82
 
 
 def _pile(first_step: float, count: int) -> tuple[np.ndarray, ...]:
@@ -117,6 +134,8 @@ def test_tall_piles_seen_from_a_seat_read_whole(seed, top, bottom, slant, azimut
     (296, ("bottom", 3), 7),    # 55 degrees, read 6
     (359, ("bottom", 9), 13),   # 56 degrees, read 12
     (415, ("top", 5), 14),      # 49 degrees, read 13
+    (160, ("top", 10), 10),     # 59 degrees, read empty (found on its faces' ellipses)
+    (297, ("top", 10), 8),      # 57 degrees, read 1 (likewise)
 ])
 def test_hard_solid_seeds_read_their_tall_piles(seed, point, count):
     scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
