@@ -45,7 +45,8 @@ side no more of the points' pattern (a side slanting across a quarter's points' 
 along its checkers, has the bases beyond it, their change along the row following the one
 inside); and whatever vouched for the field, its points stand in their rhythm, six equal points
 from each short side to the bar (half a field, with a column of checkers for its bar, does
-not), and where the bar shows clear edges, those six points reach them (a field with its ends
+not; and a field whose bar shows no clear edges must show the points clearly in their rhythm
+instead), and where the bar shows clear edges, those six points reach them (a field with its ends
 on the frame's outer rim fits six longer points to a bar wider than the bar's edges), and the
 bar runs along the field's ends, so it must not show far clearer leaning against them than
 upright (:func:`bar_lean`: an end slanting onto the frame's rim or across a row of checkers
@@ -120,7 +121,10 @@ RHYTHM_BANDS = ((0.02, 0.16), (0.84, 0.98))
 RHYTHM_BAR_REACH = 0.07
 RHYTHM_BAR_OFF_CENTRE = 0.02
 #: Points' rhythm that counts as clear: the points' borders show three times the change
-#: their middles do.
+#: their middles do.  A field whose bar is not clear (:data:`BAR_EVIDENCE`) must show this
+#: rhythm (fields found on the real photos with a bar of the field's own wood, every transform:
+#: 0.77 and more; the defocused start-red-black found 10.5% off, one end slanting onto a side
+#: tray: bar 2.2, rhythm 0.40).
 CLEAR_RHYTHM = 0.5
 #: Points' rhythm every field found must show, however it was judged (the borders at least
 #: 5/3 the change of the middles; true fields found show 0.55 and more, half a field or one
@@ -813,9 +817,11 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
     ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
     ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
-    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`) or, judged by a clear bar,
+    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`), ``"middle"`` (neither a clear
+    bar, :data:`BAR_EVIDENCE`, nor a clear rhythm, :data:`CLEAR_RHYTHM`), judged by a clear bar
     ``"bar"`` (the rhythm's bar off the bar's own edges by more than :data:`MAX_BAR_ASTRAY` of a
-    point, :func:`rhythm_and_bar`); empty when it checks out."""
+    point, :func:`rhythm_and_bar`), or ``"lean"`` (:data:`MAX_BAR_LEAN_GAIN`); empty when it
+    checks out."""
     try:
         checked = check_corners(corners)
     except GeometryError:
@@ -856,6 +862,12 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     rhythm, astray, bar, leaning, _ = found
     if rhythm < MIN_RHYTHM:
         return ["rhythm"]
+    # Something must vouch for the field's middle: a clear bar, or else the points' clear
+    # rhythm (a bar of the field's own wood shows no edges, but then its points stand in
+    # step).  A field with a faint bar and a faint rhythm has an end astray: a blurred board
+    # with one end slanting onto the side tray still shows a bar of sorts and some rhythm.
+    if bar < BAR_EVIDENCE and rhythm < CLEAR_RHYTHM:
+        return ["middle"]
     # Where the bar shows clear edges of its own, the six equal points from each end reach
     # them: a field whose ends lie on the frame's outer rim (a frame's width too long at each
     # end) still shows a rhythm, but only with a bar wider than the bar's edges by a point.
