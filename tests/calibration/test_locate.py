@@ -313,3 +313,34 @@ def test_a_bar_leaning_against_the_fields_ends_tells_an_end_astray():
             upright, leaning, tilt = lean(corner)
             assert leaning >= BAR_EVIDENCE and leaning > MAX_BAR_LEAN_GAIN * upright, \
                 (seed, corner, upright, leaning, tilt)
+
+
+def test_a_faint_bar_needs_the_points_clear_rhythm():
+    """Out of focus a board's bar shows no clear edges (below :data:`BAR_EVIDENCE`) and the true
+    field is vouched for by its points' clear rhythm instead; a field with one end slanting two
+    points out onto the frame blurs the bar further and puts the points out of step, and is
+    refused, however the frame's edges make its sides look (the defocused real start-red-black
+    was once found 10.5% off so: bar 2.2, rhythm 0.40)."""
+    import cv2
+
+    from calibration.geometry import field_aspect, warp
+    from calibration.locate import BAR_EVIDENCE, CLEAR_RHYTHM, _field_failures, \
+        _scoring_geometry, rhythm_and_bar
+    from vision.augment import defocus, field_width
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for seed in (401, 404, 409):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True, hands=False))
+        blurred, corners = defocus(scene.image, scene.corners, 0.01 * field_width(scene.corners))
+        small = cv2.resize(blurred, (640, 360), interpolation=cv2.INTER_AREA)
+        to_frame = cv2.getPerspectiveTransform(unit, np.float32(corners) / 2)
+        truth = cv2.perspectiveTransform(unit[None], to_frame)[0].astype(np.float64)
+        geometry = _scoring_geometry(field_aspect(truth, (640, 360)), 320)
+        rhythm, _, bar = rhythm_and_bar(warp(small, truth, geometry), geometry)
+        assert bar < BAR_EVIDENCE and rhythm >= CLEAR_RHYTHM, (seed, bar, rhythm)
+        assert _field_failures(small, truth, 0.0) == [], seed
+        for corner in range(4):
+            slanting = unit.copy()
+            slanting[corner, 0] += 2 / 13 if slanting[corner, 0] else -2 / 13
+            outline = cv2.perspectiveTransform(slanting[None], to_frame)[0].astype(np.float64)
+            assert _field_failures(small, outline, 0.0), (seed, corner)
