@@ -80,7 +80,18 @@ class Viewpoint:
         >>> Viewpoint((0.0, 0.0), 500.0, (0.0, 0.0)).layer_shift(10.0)(100.0, 0.0)
         (2.083333333333348, 0.0)
         """
-        ratio = self.top_scale(2 * lift) / self.top_scale(lift) - 1
+        return self.rise_shift(lift, lift)
+
+    def rise_shift(self, lift: float, rise: float) -> Callable[[float, float], tuple[float, float]]:
+        """Where, on the field rectified through the plane ``lift`` above the board
+        (:func:`warp_raised`), a point ``rise`` higher than that plane is seen moved from where
+        it would be seen lying on it: (dx, dy) in pixels at a position (x, y), away from the
+        camera's foot (toward it for a negative ``rise``).
+
+        >>> Viewpoint((0.0, 0.0), 500.0, (0.0, 0.0)).rise_shift(10.0, 10.0)(100.0, 0.0)
+        (2.083333333333348, 0.0)
+        """
+        ratio = self.top_scale(lift + rise) / self.top_scale(lift) - 1
         fx, fy = self.foot
 
         def shift(x: float, y: float) -> tuple[float, float]:

@@ -35,6 +35,16 @@ whole rim shows has nothing lying on it closely, and a stack's end that shows on
 rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
 shows part of a ring too).
 
+Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
+through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
+after its base lean on the one before, their tops higher and further out than a flat one's:
+the camera sees them moved from where an evenly spaced stack would be, up to half a radius at
+60 degrees, and its first step looks that much longer or shorter than the others.  Given that
+move (``find_checkers(lean=...)``), a pile is chained and fitted from its flat base with its
+first step so changed (:func:`_chain_leaning`, :func:`_pile_centres`); where no pile passes on
+rings, its leaning checkers are looked for on the ellipses their tilted top faces are seen as
+(:func:`_pile_faces`).
+
 Corners are never exact (clicked on the frame's lip, found a little inside the field): a quarter
 whose checkers sit consistently beside their columns is read again where they are (a stack too
 far off to be found on its axis at all is looked for beside it first), and ring directions
@@ -61,7 +71,7 @@ import functools
 import math
 import statistics
 from dataclasses import dataclass, field as dc_field
-from typing import Callable
+from typing import Callable, Protocol
 
 import cv2
 import numpy as np
@@ -329,6 +339,14 @@ DOUBT_SHORT = 3
 NEARLY_RHYTHM = PERIOD_WHOLE
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
+#: The step (radii) of the tall pile whose lean a chain's base is moved by, seen at a slant
+#: (see :meth:`_Candidates.base_lean`): players overlap piles of six to fifteen by about 1.4
+#: to 1.9 radii, and the lean's move changes by about a tenth of a radius over those steps.
+LEAN_STEP = 1.6
+#: A base whose pile's checkers lean less than this (radii) along the axis is searched only as
+#: it is (:func:`_chain_leaning`): the steps' slack takes that much (solid seeds 0-1499, the
+#: readings are the same frame for frame with and without the copies of such bases).
+LEAN_LEAST = 0.15
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
 COLOUR_JUMP = 40.0
 #: Centres closer than this (in radii) overlap: each hides part of the other's rim.
@@ -394,6 +412,21 @@ DIE_SQUARE = 0.3
 #: sides keep their strength over it, the edges of its pips (a pixel or two across) turn
 #: within it and fade.
 DIE_SMOOTH = 3
+
+
+class Leaning(Protocol):
+    """How a camera at a slant sees a tall overlapped pile whose checkers after its base lean
+    on the one before (see :class:`vision.reader.PileLean`), on the field it is read on."""
+
+    def shift(self, x: float, y: float, step: float, outward: float) -> tuple[float, float]:
+        """Where the checkers after a base seen at (x, y), ``step`` pixels apart, the pile
+        growing toward ``outward`` y (+1 or -1), are seen moved from their even places (dx,
+        dy pixels)."""
+
+    def face(self, x: np.ndarray, y: np.ndarray, step: float, outward: float) -> np.ndarray:
+        """The 2x2 maps (n x 2 x 2) taking a circle of a checker's radius to the ellipses the
+        top faces of such leaning checkers seen at (``x``, ``y``) are seen as (see
+        :meth:`RingScorer.coverage`)."""
 
 
 @dataclass
@@ -471,12 +504,61 @@ def _colour_distances(colours: np.ndarray) -> np.ndarray:
     return np.sqrt(((w[:, None, :] - w[None, :, :]) ** 2).sum(axis=2))
 
 
+def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
+                   radius: float, threshold: float, limit: float, colours: np.ndarray | None,
+                   first_min: float, far_arc: np.ndarray | None,
+                   close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None,
+                   contact_free: np.ndarray | None,
+                   distances: np.ndarray | Callable[[], np.ndarray] | None,
+                   base_lean: np.ndarray) -> tuple[list[int], float]:
+    """:func:`_chain` seen at a slant, where a tall pile's checkers after its base lean on the
+    one before and are seen ``base_lean`` further along the axis (per candidate, for a base
+    there; see :attr:`_Candidates.lean`) than evenly spaced from it.
+
+    Each candidate that may be a base (near the edge, with a lean of at least
+    :data:`LEAN_LEAST`) is searched twice: as it is, and as a copy moved by its lean that may
+    only start a pile, only an overlapped one of more than :data:`FLAT_MOST` (a stack that
+    fits lying flat does), whose steps are then even.  The copies come first (a copy has no
+    predecessor: the search's order holds).
+    """
+    lo, hi = first_min * radius, FIRST_MAX * radius
+    # (A base is a clear checker of its own, as _chain_search asks, and a pile has more
+    # candidates that could be its checkers than lie flat: most points have neither.)
+    best_any = np.maximum(full, np.maximum(no_far, no_near))
+    movable = np.flatnonzero((ys >= lo) & (ys <= hi) & (np.abs(base_lean) >= LEAN_LEAST * radius)
+                             & (best_any >= threshold))
+    if not movable.size or np.count_nonzero(best_any >= MEMBER_FLOOR) <= FLAT_MOST:
+        return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
+                      far_arc, close, contact_free, distances)
+    copies = movable.size
+    order = np.concatenate([movable, np.arange(ys.size)])
+    moved = ys[order]
+    moved[:copies] += base_lean[movable].astype(ys.dtype)
+    pair = np.ix_(order, order)
+
+    def reordered(pairs):   # close or distances, made (when asked for) and put in that order
+        return None if pairs is None else lambda: np.asarray(
+            pairs() if callable(pairs) else pairs)[pair]
+
+    chain, rival = _chain(moved, full[order], no_far[order], no_near[order], radius, threshold,
+                          limit, None if colours is None else colours[order], first_min,
+                          None if far_arc is None else far_arc[order], reordered(close),
+                          None if contact_free is None else contact_free[order],
+                          reordered(distances), leaning_bases=copies)
+    if chain and chain[0] < copies and (len(chain) <= FLAT_MOST or float(
+            np.diff(moved[chain]).max()) >= OVERLAP_BELOW * radius):
+        return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
+                      far_arc, close, contact_free, distances)
+    return [int(order[i]) for i in chain], rival
+
+
 def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.ndarray,
            radius: float, threshold: float, limit: float, colours: np.ndarray | None = None,
            first_min: float = FIRST_MIN, far_arc: np.ndarray | None = None,
            close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None = None,
            contact_free: np.ndarray | None = None,
-           distances: np.ndarray | Callable[[], np.ndarray] | None = None
+           distances: np.ndarray | Callable[[], np.ndarray] | None = None,
+           base_lean: np.ndarray | None = None, leaning_bases: int = 0
            ) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
@@ -498,9 +580,15 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     one colour: neighbours must be alike (``colours``, or ``close`` given as
     :func:`_colour_close` of them; ``distances``, :func:`_colour_distances` of ``colours``
     when already made; either may be given as a function that makes it, called only when a
-    stack is possible at all).  Returns the chosen indices and the best score of a candidate
-    that could have extended the stack.
+    stack is possible at all).  ``base_lean``: seen at a slant, how far along the axis a tall
+    pile's checkers after its base are seen moved, per candidate that may be a base (see
+    :func:`_chain_leaning`); ``leaning_bases``: the first so many candidates are such bases'
+    moved copies (see :func:`_chain_search`).  Returns the chosen indices and the best score of
+    a candidate that could have extended the stack.
     """
+    if base_lean is not None:
+        return _chain_leaning(ys, full, no_far, no_near, radius, threshold, limit, colours,
+                              first_min, far_arc, close, contact_free, distances, base_lean)
     # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
     # overhead would be most of the time).  The arrays are float32 and numpy compares them
     # with a Python number after rounding it to float32: so do the thresholds here (_f32),
@@ -560,7 +648,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     far_arc_all = None if far_arc is None else far_arc.tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
-        first_min, far_arc_all, close_all, touching_all, aside_all, alike_all, touched_ends)
+        first_min, far_arc_all, close_all, touching_all, aside_all, alike_all, touched_ends,
+        leaning_bases=leaning_bases)
     if touched_ends and _may_top_pile(chain, usable, ys_all, far_all, touched_ends, radius,
                                       first_min):
         # A tall pile's top lies on a checker of its paint (see PILE_TOP_LEAST): the pile
@@ -568,7 +657,7 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         pile, pile_rival = _chain_search(
             ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold,
             limit, first_min, far_arc_all, close_all, touching_all, aside_all, alike_all,
-            touched_ends, pile_tops=True)
+            touched_ends, pile_tops=True, leaning_bases=leaning_bases)
         if len(pile) >= PILE_TOP_LEAST and len(pile) > len(chain) and pile[:len(chain)] == chain:
             chain, rival = pile, pile_rival
     if len(usable) < len(ys_all):
@@ -648,8 +737,8 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
                   touching_all: list[float], aside_all: list[bool],
                   alike_all: list[list[bool]] | None = None,
-                  touched_ends: dict[int, list[bool]] | None = None, pile_tops: bool = False
-                  ) -> tuple[list[int], float]:
+                  touched_ends: dict[int, list[bool]] | None = None, pile_tops: bool = False,
+                  leaning_bases: int = 0) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
     ``touching_all``: what each is credited with when it only touches its neighbours;
@@ -660,7 +749,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     ``touched_ends``: candidates that may end a stack touching the one before short of a whole
     rim, each with which candidates are clearly of its paint (see below); ``pile_tops``: such
     an end may also lie on the one before, overlapped, as a tall pile's top does (see
-    :data:`PILE_TOP_LEAST`; the caller keeps only a stack that tall)."""
+    :data:`PILE_TOP_LEAST`; the caller keeps only a stack that tall); ``leaning_bases``: the
+    first so many of all the candidates may only be a pile's base, followed by an overlapped
+    step (see :func:`_chain_leaning`)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -678,6 +769,11 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     top = _f32(limit)
     first_lo, first_hi = _f32(first_min * radius), _f32(FIRST_MAX * radius)
     first_l = [first_lo <= y <= first_hi and y <= top for y in ys_l]
+    leaning = None
+    if leaning_bases:
+        # (A leaning base's copy is a base wherever its lean moved it: see _chain_leaning.)
+        leaning = [i < leaning_bases for i in usable]
+        first_l = [lean or first for lean, first in zip(leaning, first_l)]
     step_all = (ys[None, :] - ys[:, None]).tolist()
     step_lo, step_hi = _f32(MIN_STEP * radius), _f32(MAX_STEP * radius)
     overlap_below = _f32(OVERLAP_BELOW * radius)
@@ -688,6 +784,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
         steps_i, close_i = step_all[i], close_all[i] if close_all is not None else None
         row = [step_lo <= steps_i[k] <= step_hi and ys_all[k] <= top
                and (close_i is None or close_i[k]) for k in usable]
+        if leaning_bases:
+            row = [f and k >= leaning_bases and (i >= leaning_bases or steps_i[k] < overlap_below)
+                   for f, k in zip(row, usable)]
         follows_l.append(row)
         overlap_l.append([f and steps_i[k] < overlap_below for f, k in zip(row, usable)])
     successors = [[k for k in indices if row[k]] for row in follows_l]
@@ -757,7 +856,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     sum_b = [0.0] * n
     for j in range(n):
         score = full_l[j]
-        if first_l[j] and score >= threshold:
+        if first_l[j] and score >= threshold and not (leaning and leaning[j]):
             best_b[j], count_b[j], sum_b[j] = score - threshold + MEMBER_BONUS, 1, score
         y_j = ys_l[j]
         for i in predecessors[j]:
@@ -862,6 +961,14 @@ class _Candidates:
     #: A faint pile taken short of the threshold whose count its rims' rhythm does not
     #: confirm (see :data:`NEARLY_RHYTHM`): the point is doubtful while this is its stack.
     unsure: list[int] | None = dc_field(default=None, repr=False)
+    #: Seen at a slant (a raised read, see :func:`find_checkers`), where the checkers after
+    #: the base of a tall overlapped pile are seen moved from their even places: ``(x, y,
+    #: step, outward)`` -> (dx, dy) pixels, for a base at (x, y), a step of ``step`` pixels
+    #: and the pile growing toward ``outward`` y (+1 or -1); None: they are not.
+    lean: Leaning | None = dc_field(default=None, repr=False)
+    #: The point's edge is above its checkers in the image (a top point).
+    edge_up: bool = dc_field(default=True, repr=False)
+    _base_lean: tuple | None = dc_field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
@@ -918,8 +1025,28 @@ class _Candidates:
         else:
             chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius,
                                   threshold, limit, self.colours, first_min, self.far_arc,
-                                  lambda: self.close, self.contact_free, lambda: self.distances)
+                                  lambda: self.close, self.contact_free, lambda: self.distances,
+                                  self.base_lean(radius, first_min))
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
+
+    def base_lean(self, radius: float, first_min: float) -> np.ndarray | None:
+        """Per candidate that may be a stack's base (see :data:`FIRST_MAX`), how far along the
+        axis, outward, the checkers after it are seen moved when it is the base of a tall
+        pile stepping :data:`LEAN_STEP` radii (see :attr:`lean`); 0 elsewhere; None when
+        nothing leans."""
+        if self.lean is None:
+            return None
+        key = (self.ys.size, first_min)
+        if self._base_lean is not None and self._base_lean[0] == key:
+            return self._base_lean[1]
+        outward = 1.0 if self.edge_up else -1.0
+        along = np.zeros(self.ys.size, np.float32)
+        for i in np.flatnonzero((self.ys >= first_min * radius)
+                                & (self.ys <= FIRST_MAX * radius)).tolist():
+            along[i] = outward * self.lean.shift(float(self.px[i]), float(self.py[i]),
+                                                 LEAN_STEP * radius, outward)[1]
+        self._base_lean = (key, along)   # (chains are asked for again as columns settle)
+        return along
 
 
 def _without_odd_hidden_end(cand: _Candidates, chain: list[int], radius: float,
@@ -1093,15 +1220,19 @@ def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarr
 
 def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                   threshold: float = COVERAGE_THRESHOLD, layered: bool = False,
-                  layer_shift: Callable[[float, float], tuple[float, float]] | None = None
-                  ) -> CheckerFindings:
+                  layer_shift: Callable[[float, float], tuple[float, float]] | None = None,
+                  lean: Leaning | None = None) -> CheckerFindings:
     """Find the checkers on every point and on the bar of a canonical field image.
 
     ``layered``: also look for stacks built in layers (a second row on top of the first, see
     :mod:`vision.layers`), where the hidden checkers can only be inferred.  It is asked for,
     not always done, because it costs about twice a whole read on a board with tall stacks.
     ``layer_shift``: where a camera at a slant sees each layer moved over the one below, in
-    image pixels, at an image position (see :func:`vision.reader.raised_view`).
+    image pixels, at an image position (see :func:`vision.reader.raised_view`).  ``lean``:
+    where such a camera sees the checkers of a tall overlapped pile after its base moved from
+    where evenly spaced flat checkers would be (each leans on the one before; see
+    :class:`vision.reader.PileLean` and :attr:`_Candidates.lean`): the pile's models take it
+    (:func:`_chain_leaning`, :func:`_pile_centres`).
     """
     radius = geometry.checker_radius
     h = geometry.height
@@ -1119,7 +1250,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     limit = h - radius * FAR_REACH
     centres = {(row, column): m + geometry.column_x(column)
                for row in ("top", "bottom") for column in range(POINTS_PER_ROW)}
-    candidates = _point_candidates(scorer, centres, ys, geometry)
+    candidates = _point_candidates(scorer, centres, ys, geometry, lean)
     chains = {key: c.chain(radius, threshold, limit, first_min) for key, c in candidates.items()}
     # Corners placed a little off (a click on the frame's lip, a skewed quadrilateral) shift
     # whole quarters sideways: where the checkers found say so, look again on the columns
@@ -1127,9 +1258,9 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     # tells how its quarter lies (it is read again only where the quarter's fit puts it).
     measured = _with_off_axis_stacks(scorer, geometry, centres, candidates, chains,
                                      _off_axis_stacks(scorer, geometry, centres, chains, ys,
-                                                      radius, threshold, limit, first_min))
+                                                      radius, threshold, limit, first_min, lean))
     shifted = _point_candidates(
-        scorer, _shifted_columns(scorer, geometry, centres, *measured), ys, geometry)
+        scorer, _shifted_columns(scorer, geometry, centres, *measured), ys, geometry, lean)
     for key, cand in shifted.items():
         chain = cand.chain(radius, threshold, limit, first_min)
         # A column read again where its quarter's fit puts it keeps what it found before
@@ -1341,10 +1472,12 @@ def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
 
 
 def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], ys: np.ndarray,
-                      geometry: BoardGeometry) -> dict[tuple[str, int], _Candidates]:
+                      geometry: BoardGeometry,
+                      lean: Leaning | None = None) -> dict[tuple[str, int], _Candidates]:
     """Candidate centres along the axes of points (``(row, column)`` -> image x of the point's
     centre line): peaks of the coarse ring score (best of a few lateral offsets), with their
-    rim coverage.  All points at once: per-call overhead dominates per-point work."""
+    rim coverage.  All points at once: per-call overhead dominates per-point work.  ``lean``:
+    see :attr:`_Candidates.lean`."""
     keys = list(points)
     if not keys:
         return {}
@@ -1379,6 +1512,8 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
         sel = slice(bounds[k], bounds[k + 1])
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
                                  no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
+    for (row, _), cand in found.items():
+        cand.lean, cand.edge_up = lean, row == "top"
     return found
 
 
@@ -1455,7 +1590,9 @@ def _best_of_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict, chains: dict,
                      ys: np.ndarray, radius: float, threshold: float, limit: float,
-                     first_min: float) -> dict[tuple[str, int], tuple[_Candidates, tuple]]:
+                     first_min: float,
+                     lean: Leaning | None = None
+                     ) -> dict[tuple[str, int], tuple[_Candidates, tuple]]:
     """Stacks on columns where none was found, looked for beside the axis: the strongest ring
     near the field edge within :data:`SHIFT_SEARCH` point widths of the column's axis, when it
     lies beyond the lateral offsets already tried there, is read as a point of its own.
@@ -1493,7 +1630,7 @@ def _off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
     if not probes:
         return {}
     found = {}
-    for key, cand in _point_candidates(scorer, probes, ys, geometry).items():
+    for key, cand in _point_candidates(scorer, probes, ys, geometry, lean).items():
         chain = cand.chain(radius, threshold, limit, first_min)
         if not chain[0]:
             continue
@@ -1622,6 +1759,59 @@ def _quarter_line(columns: list[int], offsets: list[float]) -> tuple[float, floa
     return 0.0, float(np.median(offsets))
 
 
+def _pile_centres(cand: _Candidates, f: int, t: int, n: int, edge_up: bool, radius: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The centres (image x, y and distance from the edge) of a stack of ``n`` checkers from
+    candidate ``f``, its base, to ``t``, its far end, evenly spaced: or, seen at a slant, as an
+    overlapped pile is seen, whose checkers after its base lean on the one before and are seen
+    moved from their even places by :attr:`_Candidates.lean`.
+
+    >>> cand = _Candidates(np.float32([10, 60]), np.float32([50, 50]), np.float32([10, 60]),
+    ...                    *(np.ones(2, np.float32),) * 3, np.zeros((2, 3), np.float32),
+    ...                    np.ones(2, np.float32))
+    >>> _pile_centres(cand, 0, 1, 6, True, 10.0)[2].tolist()
+    [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    >>> from types import SimpleNamespace
+    >>> cand.lean = SimpleNamespace(shift=lambda x, y, step, outward: (0.0, 4.0 * outward))
+    >>> _pile_centres(cand, 0, 1, 6, True, 10.0)[2].round(1).tolist()
+    [10.0, 23.2, 32.4, 41.6, 50.8, 60.0]
+    """
+    share = _even_shares(n)
+    x_f, y_f, d_f = cand.px[f], cand.py[f], cand.ys[f]
+    x_t, y_t, d_t = cand.px[t], cand.py[t], cand.ys[t]
+    step = float(d_t - d_f) / max(n - 1, 1)
+    if cand.lean is None or n < 2 or step >= 2 * radius:
+        return x_f + (x_t - x_f) * share, y_f + (y_t - y_f) * share, d_f + (d_t - d_f) * share
+    outward = 1.0 if edge_up else -1.0
+    dx, dy = cand.lean.shift(float(x_f), float(y_f), step, outward)
+    along = outward * dy
+    x = (x_f + dx) + (x_t - x_f - dx) * share
+    y = (y_f + dy) + (y_t - y_f - dy) * share
+    d = (d_f + along) + (d_t - d_f - along) * share
+    x[0], y[0], d[0] = x_f, y_f, d_f
+    return x, y, d
+
+
+def _pile_faces(cand: _Candidates, hypotheses: list[tuple[int, int, int]], xs: list, ys: list,
+                edge_up: bool, radius: float) -> np.ndarray | None:
+    """Seen at a slant, the shapes (2x2 maps, see :meth:`RingScorer.coverage`) of the rings
+    of whole-pile models one after the other (``hypotheses`` of (base, top, count) with
+    their centres ``xs``, ``ys``, see :func:`_pile_centres`): circles for a base and for the
+    checkers of a stack that does not overlap, the ellipse a leaning checker's top face is
+    seen as for the others (:meth:`Leaning.face`); None when nothing leans."""
+    if cand.lean is None:
+        return None
+    outward = 1.0 if edge_up else -1.0
+    shapes = []
+    for (f, t, n), x, y in zip(hypotheses, xs, ys):
+        step = float(cand.ys[t] - cand.ys[f]) / max(n - 1, 1)
+        model = np.tile(np.eye(2), (n, 1, 1))
+        if step < 2 * radius:
+            model[1:] = cand.lean.face(x[1:], y[1:], step, outward)
+        shapes.append(model)
+    return np.concatenate(shapes)
+
+
 @functools.lru_cache(maxsize=32)
 def _even_shares(n: int) -> np.ndarray:
     """``np.linspace(0, 1, n)``, made once per count (read-only): the stack models ask for it
@@ -1738,15 +1928,14 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     slack = (REGULAR_SLACK + 0.05) * radius
     kept, xs, ys, dist = [], [], [], []
     for f, t, n in hypotheses:
-        share = _even_shares(n)
-        d = cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share
+        x, y, d = _pile_centres(cand, f, t, n, edge_up, radius)
         touching = cand.ys[t] - cand.ys[f] >= OVERLAP_BELOW * radius * (n - 1)
         if (touching and confident.size
                 and np.abs(confident[:, None] - d[None, :]).min(axis=1).max() > slack):
             continue
         kept.append((f, t, n))
-        xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
-        ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
+        xs.append(x)
+        ys.append(y)
         dist.append(d)
     hypotheses = kept
     if not hypotheses:
@@ -1777,6 +1966,21 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
                 best = _on_to_whole_end(scorer, best, hypotheses, xs, ys, dist, cand, edge_up,
                                         radius, threshold)
             break
+    if best is None and cand.lean is not None:
+        # Seen at a slant, a pile no model passes on rings may on the ellipses its leaning
+        # checkers' top faces are seen as (on its line; only overlapped models lean).
+        piles = [k for k, d in enumerate(dist) if d.size > FLAT_MOST
+                 and d[-1] - d[0] < OVERLAP_BELOW * radius * (d.size - 1)]
+        if piles:
+            sub = [hypotheses[k] for k in piles]
+            sub_x, sub_y, sub_d = ([v[k] for k in piles] for v in (xs, ys, dist))
+            shapes = _pile_faces(cand, sub, sub_x, sub_y, edge_up, radius)
+            line_x, line_y = np.concatenate(sub_x), np.concatenate(sub_y)
+            evidence = tuple(v.reshape(len(shifts), -1).max(axis=0) for v in scorer.coverage(
+                np.tile(line_x, len(shifts)),
+                np.concatenate([line_y + sign * d for d in shifts]), edge_up,
+                np.tile(shapes, (len(shifts), 1, 1))))
+            best = _best_regular(scorer, sub, sub_x, sub_y, sub_d, evidence, radius, threshold)
     if best is None:
         return None
     _, x, y, d, a, b, c, e = best
@@ -2085,77 +2289,92 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         return None
     xs, ys, dist = [], [], []
     for f, t, n in hypotheses:
-        share = _even_shares(n)
-        xs.append(cand.px[f] + (cand.px[t] - cand.px[f]) * share)
-        ys.append(cand.py[f] + (cand.py[t] - cand.py[f]) * share)
-        dist.append(cand.ys[f] + (cand.ys[t] - cand.ys[f]) * share)
+        x, y, d = _pile_centres(cand, f, t, n, edge_up, radius)
+        xs.append(x)
+        ys.append(y)
+        dist.append(d)
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
     sign = 1.0 if edge_up else -1.0
-    full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
-                                      scorer.coverage(np.tile(all_x, len(shifts)),
-                                                      np.concatenate([all_y + sign * d
-                                                                      for d in shifts]),
-                                                      edge_up))
-    # Rims are scored over the ring directions that could show one (only a checker whose
-    # middle is clipped can lie in clipped glare).
-    lightness = scorer.lab[..., 0]
-    clip_full, clip_far, clip_near = (np.zeros(all_x.size) for _ in range(3))
-    bright = lightness[np.clip(np.rint(all_y), 0, lightness.shape[0] - 1).astype(np.intp),
-                       np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
-                       ] >= CLIPPED_LIGHTNESS
-    if bright.any():
-        clip_full[bright], clip_far[bright], clip_near[bright], _ = _clipped_shares(
-            lightness, all_x[bright], all_y[bright], radius, edge_up)
-    unseen_all = clip_full >= UNSEEN_CHECKER
-    full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
-                                      for v, clip in ((full, clip_full), (no_far, clip_far),
-                                                      (no_near, clip_near)))
-    passed: dict[tuple[int, int, int], tuple] = {}
-    nearly: dict[tuple[int, int, int], tuple] = {}
-    start = 0
-    for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
-        part = slice(start, start + n)
-        start += n
-        gone = unseen_all[part]
-        if gone[0] or gone[-1] or gone.sum() > UNSEEN_MOST * n:
-            continue
-        a, b, c = full_seen[part], far_seen[part], near_seen[part]
-        # Each lies on the one before (the top one last) or the other way round; the one on
-        # top of the pile shows its whole rim where the model puts it.
-        later_on_top = np.concatenate((b[:-1], a[-1:]))
-        earlier_on_top = np.concatenate((a[:1], c[1:]))
-        colours = None
-        # (A far end proposed by its rim but for its near arc lies on the pile: the other
-        # way round it would lie under the others, and such a far end must be a whole-rim
-        # candidate, as in _regular_stack.)
-        whole = full_l[t] >= threshold
-        # (The top lying on the pile may show its rim but where it lies on the one under it.)
-        top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
-        if top_rim > a[-1]:
-            later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
-        ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
-            (later_on_top, top_rim),)
-        for scores, top_one in ways:
-            seen = scores[~gone]
-            blurred = _blurred_member(seen, True)
-            if blurred is None:
+    # Seen at a slant, a pile that no fit passes on rings may on the ellipses its leaning
+    # checkers' top faces are seen as (_pile_faces).
+    for leaning in (False, True):
+        shapes = None
+        if leaning:
+            # (Only a pile too tall to lie flat leans: see FLAT_MOST.)
+            kept = [k for k, (_, _, n) in enumerate(hypotheses) if n > FLAT_MOST]
+            if cand.lean is None or not kept:
+                break
+            hypotheses, xs, ys, dist = ([v[k] for k in kept] for v in (hypotheses, xs, ys, dist))
+            all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+            shapes = _pile_faces(cand, hypotheses, xs, ys, edge_up, radius)
+            shapes = np.tile(shapes, (len(shifts), 1, 1))
+        full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
+                                          scorer.coverage(np.tile(all_x, len(shifts)),
+                                                          np.concatenate([all_y + sign * d
+                                                                          for d in shifts]),
+                                                          edge_up, shapes))
+        # Rims are scored over the ring directions that could show one (only a checker whose
+        # middle is clipped can lie in clipped glare).
+        lightness = scorer.lab[..., 0]
+        clip_full, clip_far, clip_near = (np.zeros(all_x.size) for _ in range(3))
+        bright = lightness[np.clip(np.rint(all_y), 0, lightness.shape[0] - 1).astype(np.intp),
+                           np.clip(np.rint(all_x), 0, lightness.shape[1] - 1).astype(np.intp)
+                           ] >= CLIPPED_LIGHTNESS
+        if bright.any():
+            clip_full[bright], clip_far[bright], clip_near[bright], _ = _clipped_shares(
+                lightness, all_x[bright], all_y[bright], radius, edge_up)
+        unseen_all = clip_full >= UNSEEN_CHECKER
+        full_seen, far_seen, near_seen = (np.minimum(v / np.maximum(1.0 - clip, 1e-3), 1.0)
+                                          for v, clip in ((full, clip_full), (no_far, clip_far),
+                                                          (no_near, clip_near)))
+        passed: dict[tuple[int, int, int], tuple] = {}
+        nearly: dict[tuple[int, int, int], tuple] = {}
+        start = 0
+        for (f, t, n), x, y, d in zip(hypotheses, xs, ys, dist):
+            part = slice(start, start + n)
+            start += n
+            gone = unseen_all[part]
+            if gone[0] or gone[-1] or gone.sum() > UNSEEN_MOST * n:
                 continue
-            clear = top_one >= threshold and seen.mean() >= threshold
-            if not clear and not _nearly_whole_pile(seen, float(top_one), threshold):
-                continue
-            if colours is None:
-                colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
-                middle = np.median(colours, axis=0)
-                spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
-            if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
-                continue
-            # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
-            value = float((seen - threshold - REGULAR_MARGIN).sum())
-            fits = passed if clear else nearly
-            if (f, t, n) not in fits or value > fits[f, t, n][0]:
-                fits[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
-                                 far_arc[part], gone)
+            a, b, c = full_seen[part], far_seen[part], near_seen[part]
+            # Each lies on the one before (the top one last) or the other way round; the one on
+            # top of the pile shows its whole rim where the model puts it.
+            later_on_top = np.concatenate((b[:-1], a[-1:]))
+            earlier_on_top = np.concatenate((a[:1], c[1:]))
+            colours = None
+            # (A far end proposed by its rim but for its near arc lies on the pile: the other
+            # way round it would lie under the others, and such a far end must be a whole-rim
+            # candidate, as in _regular_stack.)
+            whole = full_l[t] >= threshold
+            # (The top lying on the pile may show its rim but where it lies on the one under it.)
+            top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
+            if top_rim > a[-1]:
+                later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
+            ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
+                (later_on_top, top_rim),)
+            for scores, top_one in ways:
+                seen = scores[~gone]
+                blurred = _blurred_member(seen, True)
+                if blurred is None:
+                    continue
+                clear = top_one >= threshold and seen.mean() >= threshold
+                if not clear and not _nearly_whole_pile(seen, float(top_one), threshold):
+                    continue
+                if colours is None:
+                    colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
+                    middle = np.median(colours, axis=0)
+                    spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
+                if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
+                    continue
+                # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
+                value = float((seen - threshold - REGULAR_MARGIN).sum())
+                fits = passed if clear else nearly
+                if (f, t, n) not in fits or value > fits[f, t, n][0]:
+                    fits[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
+                                     far_arc[part], gone)
+        if passed or nearly:
+            break
     # A pile no fit passes clearly may still be one that every checker of shows (see
     # _nearly_whole_pile); only then are those fits taken.
     only_nearly = not passed
@@ -2326,7 +2545,13 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
                                 radius)
     if step <= 0:
         return None
-    steps = span / step
+    # (Seen at a slant a pile's checkers after its base are seen moved: see _pile_centres.)
+    lean = 0.0
+    if cand.lean is not None and step < 2 * radius:
+        sign = 1.0 if edge_up else -1.0
+        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
+                                      sign)[1]
+    steps = (span - lean) / step
     n = int(round(steps)) + 1
     # A faint rhythm is trusted only to a tight whole number of steps, and only where the
     # rims are (checked below, once the recounted centres are placed).
@@ -2342,13 +2567,10 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
         if last is None:
             return None
         span = float(cand.ys[last] - cand.ys[first])
-        n = int(round(span / step)) + 1
+        n = int(round((span - lean) / step)) + 1
     elif n == len(chain) or abs(steps + 1 - n) > PERIOD_WHOLE or n < 2:
         return None
-    share = np.linspace(0.0, 1.0, n)[1:-1]
-    xs = cand.px[first] + (cand.px[last] - cand.px[first]) * share
-    ys = cand.py[first] + (cand.py[last] - cand.py[first]) * share
-    dist = cand.ys[first] + (cand.ys[last] - cand.ys[first]) * share
+    xs, ys, dist = (v[1:-1] for v in _pile_centres(cand, first, last, n, edge_up, radius))
     full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
     if faint and np.maximum(full, np.maximum(no_far, no_near)).min(initial=1.0) < MEMBER_FLOOR:
         return None

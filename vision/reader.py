@@ -9,7 +9,8 @@ Stages (each its own module with its own evaluation in :mod:`vision.evaluate`):
 3. checkers — stacks per point and on the bar (:mod:`vision.checkers`); checkers seen raised at
    a slant (solids seen from a seat: their tops moved away from the camera on the board plane)
    are read again on the field rectified through the plane of their tops (:func:`raised_view`,
-   :mod:`calibration.viewpoint`);
+   :mod:`calibration.viewpoint`), a tall pile's leaning checkers where the camera sees them
+   (:class:`PileLean`);
 4. colours — the two checker colours, from the calibration or clustered on the frame
    (:mod:`calibration.colours`);
 5. trays — the borne-off checkers counted in a side tray when one is in view, checked against
@@ -27,6 +28,8 @@ True
 """
 from __future__ import annotations
 
+import functools
+import math
 import statistics
 import threading
 from dataclasses import dataclass
@@ -45,6 +48,7 @@ from engine.position import CHECKERS_PER_SIDE
 from vision.checkers import CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
 from vision.occlusion import find_occlusion, frame_band
+from vision.solid import shingled_tilts
 from vision.trays import TrayReading, read_trays
 
 
@@ -142,6 +146,85 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
     return None
 
 
+class PileLean:
+    """How the camera ``view`` sees a tall overlapped pile's checkers after its base, on the
+    field rectified through the plane of flat checkers' tops (``lift`` above the board,
+    :func:`calibration.viewpoint.warp_raised`): where (:meth:`shift`) and as what ellipse
+    (:meth:`face`).
+
+    A player overlaps a tall pile: its base lies flat and each checker after it rests its near
+    edge on the one before and its far edge on the board (:func:`vision.solid.shingled_tilts`),
+    tilted some 15-20 degrees for steps of 1.4-1.9 radii.  Its top face's centre then stands at
+    ``r sin(tilt) + lift cos(tilt)``, a third of a radius above a flat checker's top, and
+    ``lift sin(tilt)`` further out; seen from a seat's slant it is moved away from the camera's
+    foot (:meth:`~calibration.viewpoint.Viewpoint.rise_shift`), up to half a radius at 60
+    degrees, the first step of the pile longer or shorter than the others by that much.  Its
+    tilted top face is seen drawn out along the pile where the pile grows toward the camera,
+    squeezed where it grows away.  A step of two radii or more is no overlap: nothing leans.
+
+    >>> lean = PileLean(Viewpoint((100.0, 1000.0), 500.0, (100.0, 100.0)), 4.4, 10.0)
+    >>> [round(v, 2) for v in lean.shift(100.0, 10.0, 14.0, 1.0)]   # a top pile, camera below
+    [0.0, -4.34]
+    >>> lean.shift(100.0, 10.0, 20.0, 1.0)
+    (0.0, 0.0)
+    >>> lean.face([150.0], [24.0], 14.0, 1.0).round(2).tolist()   # drawn out along the pile
+    [[[1.01, -0.03], [0.0, 1.57]]]
+    >>> lean.face([150.0], [600.0], 14.0, -1.0).round(2).tolist()   # a bottom one: squeezed
+    [[[1.01, 0.03], [0.0, 0.7]]]
+    """
+
+    def __init__(self, view: Viewpoint, lift: float, radius: float) -> None:
+        self.view, self.lift, self.radius = view, lift, radius
+
+    def _leaning(self, step: float) -> tuple[float, float, float]:
+        """A leaning checker's tilt, its top face centre's height and how far further out
+        than a flat one's it lies, for a pile ``step`` pixels apart."""
+        tilt = _lean_tilt(round(LEAN_TABLE * min(step, 2 * self.radius) / self.radius),
+                          round(LEAN_TABLE * self.lift / self.radius))
+        height = self.radius * math.sin(tilt) + self.lift * math.cos(tilt)
+        return tilt, height, self.lift * math.sin(tilt)
+
+    def shift(self, x: float, y: float, step: float, outward: float) -> tuple[float, float]:
+        """Where the checkers after a base seen at (x, y), ``step`` pixels apart, the pile
+        growing toward ``outward`` y (+1 or -1), are seen moved from where evenly spaced flat
+        ones would be (dx, dy pixels)."""
+        if step >= 2 * self.radius:
+            return 0.0, 0.0
+        _, height, out = self._leaning(step)
+        dx, dy = self.view.rise_shift(self.lift, height - self.lift)(
+            x, y + outward * (step + out))
+        return dx, dy + outward * out
+
+    def face(self, x: np.ndarray, y: np.ndarray, step: float, outward: float) -> np.ndarray:
+        """The 2x2 maps (n x 2 x 2) taking a circle of the checker's radius to the ellipses
+        the top faces of leaning checkers seen at (``x``, ``y``) (1-D arrays), ``step`` pixels
+        apart, are seen as: along the pile each rim tilts down outward, its near edge higher
+        and seen further from the camera's foot, its far edge lower."""
+        tilt, height, _ = self._leaning(step)
+        depth = self.view.height - height
+        scale = (self.view.height - self.lift) / depth
+        gx = (np.asarray(x, np.float64) - self.view.foot[0]) / depth
+        gy = (np.asarray(y, np.float64) - self.view.foot[1]) / depth
+        sin = math.sin(tilt)
+        maps = np.zeros((gx.size, 2, 2))
+        maps[:, 0, 0] = scale
+        maps[:, 0, 1] = -scale * outward * sin * gx
+        maps[:, 1, 1] = scale * (math.cos(tilt) - outward * sin * gy)
+        return maps
+
+
+#: Steps and thicknesses (radii) are rounded to this many parts of a radius to look up the lean
+#: of a pile's checker (:func:`_lean_tilt`, made once per value).
+LEAN_TABLE = 50
+
+
+@functools.lru_cache(maxsize=256)
+def _lean_tilt(step: int, thickness: int) -> float:
+    """The tilt (radians) of an overlapped pile's second checker, resting on its flat base
+    ``step`` apart (both in :data:`LEAN_TABLE` parts of a radius, as the thickness is)."""
+    return shingled_tilts([0.0, step / LEAN_TABLE], 1.0, thickness / LEAN_TABLE)[1]
+
+
 def _sigmoid(x: float) -> float:
     return float(1 / (1 + np.exp(-x)))
 
@@ -199,7 +282,8 @@ class BoardReader:
             view, lift = raised
             field = warp_raised(frame4, rect.corners, rect.geometry, view, lift)
             findings = find_checkers(field, rect.geometry, layered=self.layered_stacks,
-                                     layer_shift=view.layer_shift(lift))
+                                     layer_shift=view.layer_shift(lift),
+                                     lean=PileLean(view, lift, rect.geometry.checker_radius))
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))

@@ -447,15 +447,18 @@ class RingScorer:
         # One flat gather: the same values as map[ys, xs], several times faster.
         return self.map.ravel().take(ys * self.width + xs)
 
-    def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True
+    def coverage(self, cx: np.ndarray, cy: np.ndarray, edge_up: bool = True,
+                 shapes: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Share of ring directions showing a radial edge, for centres given as 1-D arrays:
         all round, without the arc facing the board's centre, without the arc facing the
         edge (``edge_up``: the point's edge is above the centre in the image), and on the arc
         facing the board's centre alone.  In an overlapped stack a neighbour lying on top hides
         one of those arcs; a lone checker hides none, and the last share tells it from an
-        empty point's base (see :data:`LONE_FAR_ARC`)."""
-        return self._coverage_shares(*self._ring_hits(cx, cy, edge_up), edge_up)
+        empty point's base (see :data:`LONE_FAR_ARC`).  ``shapes``: per centre, a 2x2 map
+        taking the ring (a circle) to the ellipse a tilted checker's rim is seen as, whose
+        rim is radial along the ellipse's normal (n x 2 x 2; None: circles)."""
+        return self._coverage_shares(*self._ring_hits(cx, cy, edge_up, shapes), edge_up)
 
     def coverage_and_contact_free(self, cx: np.ndarray, cy: np.ndarray,
                                   edge_up: bool | np.ndarray = True) -> tuple[np.ndarray, ...]:
@@ -482,7 +485,8 @@ class RingScorer:
         return share[:, 0], share[:, 1], share[:, 2], share[:, 3]
 
     def _ring_hits(self, cx: np.ndarray, cy: np.ndarray,
-                   edge_up: bool | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   edge_up: bool | np.ndarray | None = None, shapes: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """Per centre (1-D arrays) and ring direction: whether a radial edge shows there at any
         of the :data:`RING_RADII` and was seen at all (inside the field box, and where a rim
         could show unless one does: see :data:`LIP_BAND`), float32 0/1.  ``edge_up`` (one
@@ -509,8 +513,24 @@ class RingScorer:
         count = len(RING_RADII)
         # (radius, angle, centre; the centres at float32 precision, added in float64 as the
         # offsets are: cast first, the addition runs without a casting loop)
-        fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32).astype(np.float64)
-        fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32).astype(np.float64)
+        cos2, sin2 = _COS2_32[:, None], _SIN2_32[:, None]
+        if shapes is None:
+            fx = self._ring_dx.reshape(count, -1, 1) + np.asarray(cx, np.float32).astype(np.float64)
+            fy = self._ring_dy.reshape(count, -1, 1) + np.asarray(cy, np.float32).astype(np.float64)
+        else:
+            # Each ring the circle through its map (an ellipse): the samples at the mapped
+            # offsets, a rim there radial along the normal (the map's inverse transposed).
+            m = np.asarray(shapes, np.float64).reshape(-1, 2, 2)
+            radii = self.radius * np.array(RING_RADII)[:, None, None]
+            fx = radii * (m[:, 0, 0] * _COS[:, None] + m[:, 0, 1] * _SIN[:, None]) \
+                + np.asarray(cx, np.float32).astype(np.float64)
+            fy = radii * (m[:, 1, 0] * _COS[:, None] + m[:, 1, 1] * _SIN[:, None]) \
+                + np.asarray(cy, np.float32).astype(np.float64)
+            inv = np.linalg.inv(m)
+            normal = np.arctan2(inv[:, 0, 1] * _COS[:, None] + inv[:, 1, 1] * _SIN[:, None],
+                                inv[:, 0, 0] * _COS[:, None] + inv[:, 1, 0] * _SIN[:, None])
+            cos2 = np.cos(2 * normal).astype(np.float32)
+            sin2 = np.sin(2 * normal).astype(np.float32)
         fx = np.rint(fx, out=fx)
         fy = np.rint(fy, out=fy)
         # Directions that leave the field are not evidence either way: a checker against the
@@ -547,8 +567,8 @@ class RingScorer:
                              for values in (self.a, self.b))
         else:
             radial, along = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
-        radial *= _COS2_32[:, None]
-        along *= _SIN2_32[:, None]
+        radial *= cos2
+        along *= sin2
         radial += along
         hit = np.maximum.reduce(radial) > EDGE_LEVEL  # the rim may sit at any of the radii
         hit &= inside

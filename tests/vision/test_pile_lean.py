@@ -1,0 +1,147 @@
+"""Tall piles seen from a seat: the checkers after a pile's base lean on the one before, and a
+camera at a slant sees them moved from where evenly spaced flat checkers would be, their top
+faces as ellipses (vision.reader.PileLean); the checker stage's pile models take that move
+(vision.checkers._chain_leaning, _pile_centres) and, where no pile passes on rings, those
+ellipses (_pile_faces, RingScorer.coverage(shapes=...))."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint
+from vision import evaluate
+from vision.checkers import COVERAGE_THRESHOLD, _chain
+from vision.observation import BoardObservation
+from vision.reader import BoardReader, PileLean
+from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+from vision.rings import RingScorer
+from vision.solid import CameraPose, shingled_tilts
+
+RADIUS = 10.0
+
+
+def test_a_pile_is_seen_with_its_first_step_shortened_toward_the_camera_and_lengthened_away():
+    # The camera beyond the bottom edge, 500 pixels above the board's plane.
+    lift = CHECKER_THICKNESS * 2 * RADIUS
+    view = Viewpoint((100.0, 510.0), 500.0, (100.0, 200.0))
+    shift = PileLean(view, lift, RADIUS).shift
+    # A top pile grows toward the camera.  Its second checker leans on the base (tilted as
+    # the renderer's solids are): its top face's centre stands ``rise`` higher than a flat
+    # one's and ``out`` further out, and is seen moved away from the camera's foot by the
+    # rise over the camera's height above it, times its distance from the foot.
+    dx, dy = shift(100.0, 10.0, 14.0, 1.0)
+    tilt = shingled_tilts([0.0, 1.4], 1.0, lift / RADIUS)[1]
+    rise = RADIUS * math.sin(tilt) + lift * math.cos(tilt) - lift
+    out = lift * math.sin(tilt)
+    ground = 510.0 - (10.0 + 14.0 + out)
+    assert dx == pytest.approx(0.0)
+    assert dy == pytest.approx(-ground * rise / (500.0 - lift - rise) + out)
+    assert dy < 0    # toward the base: the first step looks shorter
+    # A bottom pile grows away from the camera: its first step looks longer.
+    assert -shift(100.0, 390.0, 14.0, -1.0)[1] > 0
+    # Checkers that do not overlap lie flat.
+    assert shift(100.0, 10.0, 2 * RADIUS, 1.0) == (0.0, 0.0)
+
+
+def test_a_tilted_face_drawn_out_along_the_pile_shows_its_rim_on_its_ellipse():
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.ellipse(image, (60, 60), (12, 18), 0, 0, 360, (40, 40, 160), -1)
+    scorer = RingScorer(image, 12.0)
+    centre = (np.float32([60.0]), np.float32([60.0]))
+    drawn_out = np.array([[[1.0, 0.0], [0.0, 1.5]]])
+    assert scorer.coverage(*centre)[0][0] < 0.75                      # no circle's rim
+    assert scorer.coverage(*centre, True, drawn_out)[0][0] == 1.0
+    # ... and a circle, on that ellipse, falls short.
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.circle(image, (60, 60), 12, (40, 40, 160), -1)
+    assert RingScorer(image, 12.0).coverage(*centre, True, drawn_out)[0][0] < 0.82
+
+
+def _pile(first_step: float, count: int) -> tuple[np.ndarray, ...]:
+    """Candidates of a pile of ``count`` from a base a radius from the edge, stepping 1.4
+    radii but for its first step: distances from the edge and their rim evidence (the top
+    whole, each other one rimmed but for its far arc)."""
+    ys = np.float32([RADIUS] + [RADIUS + first_step + 14.0 * k for k in range(count - 1)])
+    full = np.full(count, 0.7, np.float32)
+    full[-1] = 0.95
+    no_far = np.full(count, 0.95, np.float32)
+    no_near = np.full(count, 0.7, np.float32)
+    colours = np.tile(np.float32([[120, 150, 160]]), (count, 1))
+    return ys, full, no_far, no_near, colours
+
+
+def test_a_pile_whose_first_step_its_lean_shortens_is_chained_from_its_base():
+    # Seen at a slant, the second checker's top is seen 0.5 radii nearer the base.
+    ys, full, no_far, no_near, colours = _pile(14.0 - 5.0, 9)
+    args = (ys, full, no_far, no_near, RADIUS, COVERAGE_THRESHOLD, 300.0, colours)
+    flat, _ = _chain(*args)
+    assert len(flat) == 8 and 0 not in flat   # read from its second checker: one short
+    lean = np.zeros(ys.size, np.float32)
+    lean[ys <= 2 * RADIUS] = -5.0
+    leaning, _ = _chain(*args, base_lean=lean)
+    assert leaning == list(range(9))
+
+
+def test_a_short_stack_does_not_lean():
+    # Three checkers a lean apart from a base are no pile: a stack of touching ones lies flat.
+    ys, full, no_far, no_near, colours = _pile(14.0 - 5.0, 3)
+    lean = np.zeros(ys.size, np.float32)
+    lean[ys <= 2 * RADIUS] = -5.0
+    args = (ys, full, no_far, no_near, RADIUS, COVERAGE_THRESHOLD, 300.0, colours)
+    assert _chain(*args, base_lean=lean) == _chain(*args)
+
+
+def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[int, int]],
+           slant: float, azimuth: float):
+    """A board drawn as solids seen from a seat: ``top`` and ``bottom`` map columns to
+    (colour 0 or 1 of the scheme, count)."""
+    scheme = CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)]
+    rows = []
+    for stacks in (top, bottom):
+        row = [None] * 12
+        for column, (colour, count) in stacks.items():
+            row[column] = (scheme.names[colour], count)
+        rows.append(row)
+    truth = BoardObservation.from_rows(*rows, scheme.names)
+    return render_board(truth, RenderOptions(seed=seed, hard=False, solid=True, dice=False,
+                                             scheme=scheme, pose=CameraPose(slant, azimuth)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, top, bottom, slant, azimuth", [
+    # (At 222d4a9 each read a pile wrong at these poses and at 0.5 degree of slant or 2 of
+    # azimuth either way; now right at all five but one of 59's.)
+    (1, {8: (0, 13), 11: (1, 2)}, {5: (1, 8), 4: (0, 3)}, 51.35, 13.11),
+    (4, {6: (0, 7), 10: (1, 2)}, {9: (1, 10), 11: (0, 3)}, 50.65, 192.08),
+    (44, {3: (0, 13), 1: (1, 2)}, {6: (1, 10), 9: (0, 3)}, 57.86, -13.48),
+    (59, {9: (0, 9), 7: (1, 2)}, {5: (1, 9), 8: (0, 3)}, 47.4, -19.77),
+])
+def test_tall_piles_seen_from_a_seat_read_whole(seed, top, bottom, slant, azimuth):
+    scene = _drawn(seed, top, bottom, slant, azimuth)
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    for name, stacks in (("top", top), ("bottom", bottom)):
+        for column, (_, count) in stacks.items():
+            reading = getattr(obs, name)[column]
+            assert reading is not None and reading.count == count, (name, column, reading)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, point, count", [
+    (153, ("top", 4), 12),      # 44 degrees, read 4 at 222d4a9
+    (296, ("bottom", 3), 7),    # 55 degrees, read 6
+    (359, ("bottom", 9), 13),   # 56 degrees, read 12
+    (415, ("top", 5), 14),      # 49 degrees, read 13
+    (160, ("top", 10), 10),     # 59 degrees, read empty (found on its faces' ellipses)
+    (297, ("top", 10), 8),      # 57 degrees, read 1 (likewise)
+])
+def test_hard_solid_seeds_read_their_tall_piles(seed, point, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
+                                             pose=evaluate.solid_pose(seed, None)))
+    row, column = point
+    assert getattr(scene.truth, row)[column].count == count
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert getattr(obs, row)[column] is not None
+    assert getattr(obs, row)[column].count == count
