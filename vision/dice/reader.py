@@ -40,8 +40,11 @@ or size:
    evidence of a tilt: its top's pips (when
    large enough to show their shape) or its top's outline (four to six pips, whose centres
    are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
-   face shown more than the slant allows (its pips seen more roundly, or, too small for
-   that, as large as the top's).  A small die whose outline can be measured but does not
+   face shown more than the slant allows (its layout of two or more pips seen more open across
+   its edge with the top than the slant's sine, measured from the pips' centres; else its pips
+   seen more roundly, or, too small for that, as large as the top's; a side face whose layout
+   is seen no more open than that shows only slivers, whose shapes blur rounds).  A small die
+   whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
    measured by rays from the pip to where its face's colour ends.  Without the corners the
@@ -1540,6 +1543,62 @@ def _outline_squareness(face: Face, reference: Callable[[np.ndarray], np.ndarray
     return math.sqrt(max(vals[0], 0.0) / max(vals[1], 1e-12))
 
 
+def _side_face_opening(field_: PipField, side: Face, top: Face) -> float | None:
+    """How open a side face of two or more pips is seen across the edge it shares with its die's
+    top: the extent of its pips' layout along the way from the top's centre to its own over the
+    extent across (a face seen head on: 1; a flat die's side seen from straight above: 0), or
+    ``None`` when the face does not look like one foreshortened across that edge.
+
+    The side faces of a die lying flat are seen no more open than the camera's slant (its sine)
+    allows; a cocked die tilted 20 degrees or more shows one at least sin 20 = 0.34 open.  The
+    pips' centres (found to a fraction of a pixel) measure it where the pips' own shapes cannot:
+    a side face's pips are slivers of a pixel or two, which blur makes look rounder than they are,
+    and a one on top is often drawn with a larger pip than the side's, so their sizes do not
+    compare either.  A side face is foreshortened along that way, so its pips are too: a "side
+    face" whose pips are no narrower along it than across (pips of the top's own plane grouped
+    apart from it, as a six's column beside a lone pip) or whose layout is longer along it than
+    across is no side face seen at a slant.
+
+    >>> def face(points, value, cov):
+    ...     pips = [Pip(x, y, np.array(cov, float), 9, 1, 60.0) for x, y in points]
+    ...     return pips, Face(list(range(len(pips))), value, np.mean(points, axis=0), np.zeros((4, 2)), 0.0, 1, np.eye(2))
+    >>> pips, side = face([(23.0, -5.0), (26.0, 0.0), (29.0, 5.0)], 3, [[0.6, 0.0], [0.0, 2.2]])   # 6 px deep, 10 long
+    >>> top = Face([3], 1, np.zeros(2), np.zeros((4, 2)), 0.0, 1, np.eye(2))
+    >>> round(_side_face_opening(PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), side, top), 2)
+    0.6
+    >>> pips, side = face([(23.0, -5.0), (26.0, 0.0), (29.0, 5.0)], 3, [[2.2, 0.0], [0.0, 2.2]])   # round pips
+    >>> _side_face_opening(PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), side, top) is None
+    True
+    """
+    if side.value < 2:
+        return None
+    way = side.centre - top.centre
+    length = float(np.linalg.norm(way))
+    if length < 1e-6:
+        return None
+    along = way / length
+    across = np.array([-along[1], along[0]])
+    pips = [field_.pips[i] for i in side.pips]
+    centres = np.array([p.xy for p in pips])
+    extent_across = float(np.ptp(centres @ across))
+    if extent_across < 1e-6:
+        return None
+    opening = float(np.ptp(centres @ along)) / extent_across
+    narrowing = float(np.median([math.sqrt((along @ p.cov @ along) / max(float(across @ p.cov @ across), 1e-9))
+                                 for p in pips]))
+    if opening > 1.0 or narrowing > SIDE_PIPS_NARROWER:
+        return None
+    return opening
+
+
+#: A side face's pips are narrower along the way from its die's top than across by this much at
+#: least (:func:`_side_face_opening`; blur rounds the slivers of a face seen at a slant).
+SIDE_PIPS_NARROWER = 0.85
+#: On a board, a side face seen more open than the camera's slant allows (its sine) by this much
+#: shows a cocked die (:func:`_side_face_opening`).
+SIDE_OPENING_MARGIN = 0.2
+
+
 def _outline_tolerance(face: Face) -> float:
     """How far from square a flat face's measured outline may be: a few percent for the
     layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
@@ -1882,15 +1941,26 @@ class DiceReader:
             # (Without the board's slant, a side face whose pips are too small to show their shape
             # is no sign of a tilt either way, as in _side_ratio.  On a board, nor is a side face
             # of one pip compared by area: a one's pip is often drawn larger than the others.)
-            side_ratio = max([self._side_ratio(field_, top, foreign, away)] +
-                             [_seen_as_squarely(f, top) for f in group[1:]
-                              if not _toward(f.centre - top.centre, away)
-                              and (f.radius >= 2.5 if references is None
-                                   else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
+            def side_ratio_without(shut: list[Face]) -> float:
+                """The side ratio, the faces ``shut`` (and their pips) aside."""
+                return max([self._side_ratio(field_, top, foreign.union(*(f.pips for f in shut)), away)] +
+                           [_seen_as_squarely(f, top) for f in group[1:]
+                            if not _toward(f.centre - top.centre, away) and all(f is not g for g in shut)
+                            and (f.radius >= 2.5 if references is None
+                                 else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
+
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
                 view = math.acos(min(1.0, math.sqrt(vals[0] / vals[1])))  # camera's slant to the board here
+                # A side face's layout shows how open it is seen, from its pips' centres alone: more
+                # than the slant allows, the die is cocked; no more, its pips' shapes (slivers that
+                # blur rounds) and sizes are no evidence of a tilt.
+                openings = [(f, _side_face_opening(field_, f, top)) for f in group[1:]]
+                opening = max([0.0] + [o for _, o in openings if o is not None])
+                shut = [f for f, o in openings if o is not None and o <= math.sin(view) + SIDE_OPENING_MARGIN]
+                side_ratio = side_ratio_without(shut)
+                foreign_or_shut = foreign.union(*(f.pips for f in shut))
                 # Only positive evidence makes a die cocked.  A flat die's top is parallel to the
                 # board: its pips' ellipses and its outline fit the board's foreshortening here
                 # (ellipses of pips under ~2.5 px are too coarse for that: a round pip of two pixels
@@ -1905,7 +1975,9 @@ class DiceReader:
                 tilted = (measurable and self._squareness(top, reference) < settings.cocked_axis_ratio) \
                     or (outline is not None and outline < settings.cocked_outline_ratio - tolerance) \
                     or side_ratio > math.tan(view) + settings.cocked_side_margin
-                cocked = tilted or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin)
+                tilted = tilted or opening > math.sin(view) + SIDE_OPENING_MARGIN
+                cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
+                                                   math.sin(view) + settings.cocked_side_margin)
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
@@ -1940,7 +2012,7 @@ class DiceReader:
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
-                cocked = tilted = side_ratio > settings.cocked_side_ratio
+                cocked = tilted = side_ratio_without([]) > settings.cocked_side_ratio
                 judgeable = True
             if _value_hidden_by_border(top, frame.shape[:2]):
                 continue  # only part of its face is in view, and another value would show that part
