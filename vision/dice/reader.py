@@ -60,7 +60,8 @@ or size:
    on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
-   "8", whose strokes pass for a dark die's face), not a die; so is one whose pip is flatter on
+   "8", whose strokes pass for a dark die's face), not a die, and so is a two far smaller than
+   the dice of three or more pips (the two holes of an "8"); so is a one whose pip is flatter on
    the board than a die's top can lean (45 degrees at most: that hole is a triangle or an oval).
    Anywhere, a one's face is plain: a mark as clear as its pip inside it (the "1" beside the dark
    "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one.
@@ -245,7 +246,9 @@ class ReaderSettings:
     #: Dice of a set are the same size: on a board, a one whose face (its outline found by rays from
     #: the pip) is under this fraction of the median edge of the frame's dice of two or more pips,
     #: both measured on the board's plane, is a mark (the light hole of a doubling cube's "4", "6"
-    #: or "8", a third of a die's size), not a die.
+    #: or "8", a third of a die's size), not a die; so is a two under this fraction of the median
+    #: edge of the dice of three or more pips (the two holes of an "8").  Over the development
+    #: board frames the twos measured 0.68 of those dice or more, the holes of an "8" 0.32.
     min_one_size_ratio: float = 0.5
 
 
@@ -1680,7 +1683,7 @@ def _join_small_tops(groups: list[list[Face]]) -> list[list[Face]]:
 
 def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
                         reference: Callable[[np.ndarray], np.ndarray] | None) -> list[Die]:
-    """The dice less the ones far smaller, on the board, than the frame's dice of two or more pips.
+    """The dice less the ones (and twos) far smaller, on the board, than the frame's other dice.
 
     Dice of a set are the same size, so their tops are the same size on the board's plane
     (``reference``: point -> the board's metric there, which undoes the perspective; a table
@@ -1691,7 +1694,10 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     like its face; but that "face" is a few stroke widths across, about a third of the cube's
     face, and the cube is larger than the dice.  Dice of two or more pips have their size
     measured by their layout, so they are the reference; without one nothing is dropped.  A
-    cocked die's top counts as well (a tilt foreshortens it, it does not halve it).
+    cocked die's top counts as well (a tilt foreshortens it, it does not halve it).  A two is
+    dropped too when far smaller than the dice of three or more pips: any pair of marks alike
+    fits a two's layout (the two light holes of a cube's "8"), while marks rarely fall into
+    three or more pips' layouts by chance.
 
     >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
     >>> def top(value, edge):
@@ -1705,6 +1711,9 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     3
     >>> len(_without_small_ones(dice[:1], tops[:1], 0.5, flat_board))  # no die to compare with
     1
+    >>> eight = [Die(0, 0, 2, 0.9, False, 11.0), Die(50, 0, 5, 0.9, False, 34.0)]   # the holes of an "8"
+    >>> [d.value for d in _without_small_ones(eight, [top(2, 11), top(5, 34)], 0.5, flat_board)]
+    [5]
     """
     if reference is None:
         return dice
@@ -1719,7 +1728,12 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     if not measured:
         return dice
     smallest = min_ratio * float(np.median(measured))
-    return [die for die, top, size in zip(dice, tops, sizes) if top.value >= 2 or size >= smallest]
+    # A two's pips are any pair of marks alike (the two light holes of a cube's "8"): it is sized
+    # against the dice of three or more pips, whose layouts marks rarely fall into.
+    laid_out = [size for size, top in zip(sizes, tops) if top.value >= 3]
+    smallest_two = min_ratio * float(np.median(laid_out)) if laid_out else 0.0
+    return [die for die, top, size in zip(dice, tops, sizes)
+            if top.value >= 3 or size >= (smallest_two if top.value == 2 else smallest)]
 
 
 #: Focal lengths of plausible lenses, as shares of the frame's longer side (a phone's wide lens
