@@ -9,7 +9,8 @@ or size:
    moments), a contrast and the colour of the face around it.  Pips of a few pixels that
    blur has joined (with each other or the die's rim) into a blob too large for the
    smallest scale are its cores at higher contrast; on a board, so are the rows of pips (a six's
-   column) that blur joins at the scales above, when the cores are round pips alike in a line.
+   column) that blur joins at the scales above, or into one streak at any scale, when the cores
+   are round pips alike in a line (such a row's pips make no face of one to three pips).
 2. **Faces.**  Pips on one face of a die have the same shape (a face is a plane: the
    same foreshortening turns all its round pips into equal ellipses) and lie close
    together *measured in pip radii after undoing that foreshortening*; the face between
@@ -173,6 +174,10 @@ class Pip:
     #: edge; a column of a small six whose other column was missed passes for a three), only
     #: one of four to six, whose layout marks rarely fall into by chance.
     by_an_edge: bool = False
+    #: Split out of a streak, a row of pips blur had joined (:func:`_blobs_in_component`): a column
+    #: of a six.  Like a pip by an edge it makes only a face of four to six pips (the other
+    #: column, missed, would leave a three).
+    in_a_row: bool = False
 
     def clarity(self, grey: float, spread: float) -> float:
         """How far the pip stands out from a face of that grey level and spread (+8 grey levels)."""
@@ -360,7 +365,8 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             for i in np.flatnonzero(wanted).tolist():
                 x, y, bw, bh, area = stats[i].tolist()
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
-                blobs = _blobs_in_component(xs + x, ys + y, diff, polarity)
+                blobs = _blobs_in_component(xs + x, ys + y, diff, polarity,
+                                            0.8 * k if big[i] and split_joined else None)
                 if big[i]:
                     # Pips of a few pixels lie closer together than the smallest kernel: their
                     # halos join them (and the die's rim) into a component too large for it, whose
@@ -378,8 +384,9 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                 _describe_surroundings(bgr, grey, pip, labels, label, full=False, unowned=0)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
                 candidates.append((score, pip, xs, ys))
-    # Where candidates of several scales overlap, keep the one that looks most like a pip.
-    candidates.sort(key=lambda c: -c[0])
+    # Where candidates of several scales overlap, keep the one that looks most like a pip (a pip
+    # split out of a streak only where no scale found it by itself: its core is a pip's middle).
+    candidates.sort(key=lambda c: (c[1].in_a_row, -c[0]))
     accepted: list[Pip] = []
     taken = np.full((h, w), -1, np.int32)
     for score, pip, xs, ys in candidates:
@@ -513,10 +520,17 @@ def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
     return cov
 
 
-def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
-                        polarity: int) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
+def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray, polarity: int,
+                        largest: float | None = None) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
     """The pips in one thresholded component: its core, or, when blur has joined pips, the parts
-    its core splits into at higher contrast levels."""
+    its core splits into at higher contrast levels.
+
+    ``largest``: a pip's greatest extent (pixels) at this scale (given on a board, see
+    ``find_pips(split_joined)``).  A single core wider than that may be pips joined by blur (a
+    small six's column, turned, whose pips blur joins into one streak that is still a filled
+    ellipse at half the peak): its parts at the higher levels are its pips when they are a row of
+    pips alike (:func:`_joined_pips`)."""
+    joined, streak = False, None
     strength = diff[ys, xs]
     peak = float(strength.max())
     for level in (0.5, 0.65, 0.8):
@@ -546,9 +560,26 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
                 found.append((Pip(float(px.sum()) / len(px), float(py.sum()) / len(py), cov, len(px), polarity,
                                   contrast), px, py))
         if n == 2 and found:
-            return found                 # one round core: a pip
+            if not joined and (largest is None or max(np.ptp(cx), np.ptp(cy)) + 1 <= largest):
+                return found             # one round core: a pip
+            if not joined:
+                streak = (cx, cy)        # a streak: pips joined by blur, or a mark
+            joined = True
+            continue
         if n > 2 and len(found) >= 2:
-            return found                 # joined pips, now apart
+            if not joined:
+                return found             # joined pips, now apart
+            # Each of a streak's pips covers the streak's pixels nearest to its core (they are
+            # no mark beside it).
+            found = _joined_pips(found)
+            if not found:
+                return []
+            sx, sy = streak
+            middles = np.array([pip.xy for pip, _, _ in found])
+            nearest = np.argmin(np.hypot(sx[:, None] - middles[None, :, 0], sy[:, None] - middles[None, :, 1]), axis=1)
+            for pip, _, _ in found:
+                pip.in_a_row = True
+            return [(pip, sx[nearest == j], sy[nearest == j]) for j, (pip, _, _) in enumerate(found)]
     return []
 
 
@@ -899,7 +930,7 @@ def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -
     typical = float(np.median([field_.pips[i].radius for i in members]))
     members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
     pips = [field_.pips[i] for i in members]
-    if not 1 <= len(pips) <= 6 or (len(pips) <= 3 and any(p.by_an_edge for p in pips)):
+    if not 1 <= len(pips) <= 6 or (len(pips) <= 3 and any(p.by_an_edge or p.in_a_row for p in pips)):
         return None
     metric = np.mean(_pip_metrics(pips), axis=0)
     origin = np.mean([p.xy for p in pips], axis=0)
