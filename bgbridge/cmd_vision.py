@@ -1,13 +1,14 @@
 """``bgbridge read`` and ``bgbridge calibrate``: the board camera on the command line.
 
-* ``bgbridge read IMAGE [--corners "x,y;x,y;x,y;x,y" [--snap]] [--calibration FILE] [--json]``: read the
+* ``bgbridge read IMAGE [--corners "x,y;x,y;x,y;x,y" [--no-snap]] [--calibration FILE] [--json]``: read the
   checkers of one photo.  ``--json`` prints ``{"colours": [...], "top": [12 entries], "bottom":
   [12 entries], "bar": {colour: n}, "off": {colour: n}}``, each entry ``null`` or ``{"colour",
   "count", "confidence"}``; ``top``/``bottom`` are the upright field's top and bottom edges, left to
   right.  Without ``--corners`` (or a calibration) the board is looked for automatically.
-  ``--snap`` moves loosely clicked corners onto the field's edges seen nearby (off by default:
-  on corners that are already right it costs a board in a few hundred).
-* ``bgbridge calibrate IMAGE --corners ... [--snap] [--x-colour NAME] [--x-home CORNER] [--output FILE]``:
+  Corners given with ``--corners`` are snapped onto the field's edges seen nearby when those are
+  clear (:func:`calibration.snap.snap_corners`: a loose click reads as an exact one, corners
+  that are right stay); ``--no-snap`` reads them as given (``--snap``, the default, is accepted).
+* ``bgbridge calibrate IMAGE --corners ... [--no-snap] [--x-colour NAME] [--x-home CORNER] [--output FILE]``:
   learn the bar, the two colours and the sides from a frame (the starting position tells the
   sides by itself) and save the calibration (default: ``calibration.json`` in the data directory).
 """
@@ -35,9 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--corners", metavar="X,Y;X,Y;X,Y;X,Y",
                    help="the playing field's corners in pixels: top-left;top-right;bottom-right;"
                         "bottom-left of the upright board (default: found automatically)")
-    p.add_argument("--snap", action="store_true",
-                   help="the corners were clicked loosely: move them onto the field's edges seen "
-                        "nearby (when the edges are clear)")
+    p.add_argument("--snap", action=argparse.BooleanOptionalAction, default=None,
+                   help="move the given corners onto the field's edges seen nearby, when those "
+                        "are clear (default with --corners; --no-snap reads them as given)")
     p.add_argument("--calibration", metavar="FILE",
                    help="a calibration from 'bgbridge calibrate' (corners, colours, sides)")
     p.add_argument("--layered-stacks", action="store_true",
@@ -52,9 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--corners", metavar="X,Y;X,Y;X,Y;X,Y",
                    help="the playing field's corners (default: found automatically)")
-    p.add_argument("--snap", action="store_true",
-                   help="the corners were clicked loosely: move them onto the field's edges seen "
-                        "nearby (when the edges are clear); the calibration keeps the snapped ones")
+    p.add_argument("--snap", action=argparse.BooleanOptionalAction, default=None,
+                   help="move the given corners onto the field's edges seen nearby, when those "
+                        "are clear, and keep the snapped ones (default with --corners; --no-snap "
+                        "keeps them as given)")
     p.add_argument("--x-colour", metavar="NAME", help="the colour player X plays")
     p.add_argument("--x-home", choices=HOME_CHOICES,
                    help="where X's home board is on the upright field (default: from the "
@@ -110,6 +112,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         _check_inside(corners, image)
     elif args.snap:
         raise UserError("--snap moves given corners: give them with --corners")
+    snap = corners is not None and args.snap is not False
     calibration = None
     if args.calibration:
         try:
@@ -118,7 +121,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
     try:
         observation = BoardReader(calibration, layered_stacks=args.layered_stacks).read(
-            image, corners=corners, snap=args.snap)
+            image, corners=corners, snap=snap)
     except LocateError as exc:
         raise UserError(str(exc)) from None
     except ReadError as exc:
@@ -131,7 +134,8 @@ def cmd_read(args: argparse.Namespace) -> int:
               "this reading may be wrong", file=sys.stderr)
     if args.json:
         data = observation.to_json()
-        print(json.dumps({key: data[key] for key in ("colours", "top", "bottom", "bar", "off")}))
+        print(json.dumps({key: data[key]
+                          for key in ("colours", "top", "bottom", "bar", "off", "doubtful")}))
         return 0
     print(_diagram(observation))
     if calibration is not None:
@@ -175,7 +179,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     corners = _corners(args.corners)
     if corners is not None:
         _check_inside(corners, image)
-        if args.snap:
+        if args.snap is not False:
             from calibration.snap import snap_corners
             corners = snap_corners(image, corners).corners
     elif args.snap:

@@ -7,7 +7,8 @@ bottom-left of the upright field.  A homography maps a camera frame to a *canoni
 image of the field; all reading happens there.
 
 Real boards differ in the width of the bar and so in the width of the points: :func:`find_bar`
-measures the bar from the warped image rather than assuming it.
+measures the bar from the warped image rather than assuming it, and checks its edges against
+the points' comb on either side (:func:`comb_fit`).
 
 >>> corners = parse_corners("10,20; 410,20; 410,380; 10,380")
 >>> corners[2]
@@ -20,6 +21,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -372,10 +374,103 @@ def _row_sobel_x(gray: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return across
 
 
+#: The points' comb (see :func:`comb_fit`): the rows of the field where the triangles stand
+#: wide, from near their bases (as shares of the height from the top; the same from the bottom).
+COMB_BAND = (0.03, 0.25)
+#: A bar edge the points beside it contradict is no edge of the bar (a tall stack lying beside
+#: the bar hides its edge and shows its own far side in its stead): one where six equal points
+#: between it and the field's end fit the comb less than :data:`COMB_VETO` of the best fit on
+#: that side, or, where the best fit is a clear one (at least :data:`CLEAR_COMB`), one more than
+#: :data:`COMB_REACH` of a point (4.5 pixels) from it.  Development sets (synthetic seeds
+#: 0-3999, solid seeds 0-499, real-aug), the edges found within 2.5 pixels of the bar's: they
+#: fit at least 0.79 of the best (real-aug, fm-gold-b made darker; synthetic 0.90), far sides
+#: taken 16 pixels or more off 0.50 or less; where the fit is clear they lie within 3 pixels
+#: (0.12 of a point) of its best, far sides taken 7 pixels or more off 7 or more (solid seed
+#: 128's next candidate, 6 off, 5).  None of those edges 4 pixels or more from the best fit had
+#: a clear one (0.42 at most: real boards with checkers on most points blur the comb; of the
+#: real ones only fm-wood's right side fits clearly).
+COMB_VETO = 0.6
+CLEAR_COMB = 0.5
+COMB_REACH = 0.18
+
+
+def comb_fit(field: np.ndarray, inner: np.ndarray, left: bool) -> np.ndarray:
+    """How well six equal points between the field's end and each candidate bar edge in
+    ``inner`` (x in field pixels, no margin) fit the points' comb: 0 (no fit) to about 1.
+
+    The triangles stand on the long sides with their middles on the point columns; across a
+    band of rows near their bases the mean colour repeats once a point (triangle, field,
+    triangle) and once two points (the two paints alternate), each in a known phase at the
+    columns' middles.  The fit is the share of the band profile's spread (each colour channel)
+    that those two cycles, in that phase, carry, averaged over the top and bottom bands.
+    Checkers on the points lie on the columns' middles too, so they keep the rhythm.
+
+    >>> pitch, h = 10, 60
+    >>> field = np.full((h, 13 * pitch, 3), 200, np.uint8)
+    >>> for k in range(13):  # six points, the bar, six points: triangles a third of a point wide
+    ...     if k != 6:
+    ...         field[:, k * pitch + 3: k * pitch + 7] = (40, 40, 160) if k % 2 else (30, 30, 30)
+    >>> fit = comb_fit(field, np.array([50.0, 60.0, 70.0]), left=True)
+    >>> [round(float(v), 2) for v in fit]  # a bar edge a point too far either way fits far worse
+    [0.03, 0.62, 0.15]
+    """
+    inner = np.asarray(inner, np.float64)
+    return _comb_fit(_comb_profiles(field), _comb_weights(field.shape[1], inner, left))
+
+
+def _comb_profiles(field: np.ndarray) -> np.ndarray:
+    """The mean colour down each column of the top and of the bottom band of
+    :data:`COMB_BAND`, their channels side by side, and the same squared: ``(width, 4 x
+    channels)``."""
+    h, w = field.shape[:2]
+    y0, y1 = COMB_BAND
+    bands = (field[int(y0 * h): int(y1 * h)], field[int((1 - y1) * h): int((1 - y0) * h)])
+    profiles = np.hstack([cv2.reduce(band, 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F).reshape(w, -1)
+                          for band in bands])
+    return np.hstack([profiles, np.square(profiles)])
+
+
+def _comb_weights(width: int, inner: np.ndarray, left: bool) -> np.ndarray:
+    """Weights ``(3 x len(inner), width)`` that take a band profile to, for each candidate
+    bar edge, its mean over the quarter and its two cycles there (see :func:`comb_fit`)."""
+    centres = np.arange(width) + 0.5
+    span = inner if left else width - inner
+    along = (centres[None, :] if left else width - centres[None, :]) / span[:, None]
+    points = POINTS_PER_QUARTER * along                      # where in the quarter, in points
+    inside = (points >= 0) & (points < POINTS_PER_QUARTER)
+    share = inside / np.maximum(inside.sum(axis=1, keepdims=True), 1)
+    weights = np.stack([share, -np.cos(2 * np.pi * points) * share,
+                        np.sin(np.pi * points) * share], axis=1)
+    return weights.reshape(-1, width).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=8)
+def _comb_grid_weights(width: int, sides: tuple[tuple[int, int, bool], ...]) -> np.ndarray:
+    """:func:`_comb_weights` for the bar edges ``first + 0.5, first + 1.5, ...`` (``count`` of
+    them) of each side ``(first, count, left)``, one side after the other: the same for every
+    frame of a width, so kept."""
+    return np.vstack([_comb_weights(width, first + np.arange(count) + 0.5, left)
+                      for first, count, left in sides])
+
+
+def _comb_fit(profiles: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """:func:`comb_fit` from the profiles of :func:`_comb_profiles` and the weights of
+    :func:`_comb_weights`."""
+    sums = (weights @ profiles).reshape(-1, 3, profiles.shape[1])
+    channels = profiles.shape[1] // 2
+    n = len(sums)
+    mean, cycles = sums[:, 0, :channels], sums[:, 1:, :channels]
+    # Per band (top, bottom): the profile's spread over the quarter and the cycles' share of it.
+    spread = (sums[:, 0, channels:] - np.square(mean)).reshape(n, 2, -1).sum(axis=2)
+    carried = np.square(cycles).sum(axis=1).reshape(n, 2, -1).sum(axis=2)
+    return np.sqrt(carried / (spread + 1e-6)).mean(axis=1)
+
+
 def find_bar(field: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
     """Measure the bar on a warped field image and return the geometry with it (see
-    :func:`bar_evidence`)."""
-    return bar_evidence(field, geometry)[0]
+    :func:`bar_evidence`); edges the points' comb contradicts are not taken (see
+    :data:`COMB_VETO`)."""
+    return _measure_bar(field, geometry, judge_by_comb=True)[0]
 
 
 def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeometry, float]:
@@ -386,6 +481,11 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
     bar's edges and hardly anywhere else near the middle.  Falls back to the default bar when
     no clear pair of edges is found.
     """
+    return _measure_bar(field, geometry, judge_by_comb=False)
+
+
+def _measure_bar(field: np.ndarray, geometry: BoardGeometry, judge_by_comb: bool
+                 ) -> tuple[BoardGeometry, float]:
     m = geometry.margin
     field = field[m: m + geometry.height, m: m + geometry.width]
     gray = cv2.cvtColor(field, cv2.COLOR_BGR2GRAY) if field.ndim == 3 else field
@@ -411,7 +511,17 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
     # (Plain Python numbers in the loop: numpy scalars cost several times more per operation.)
     li = np.argsort(left)[::-1][:6].tolist()
     ri = np.argsort(right)[::-1][:6].tolist()
+    allowed: tuple[list[bool], list[bool]] | None = None
+    if judge_by_comb and field.ndim == 3:
+        profiles = _comb_profiles(field)
+        both = _comb_fit(profiles, _comb_grid_weights(
+            w, ((lo_a, left.size, True), (hi_a, right.size, False))))
+        fits = both[:left.size], both[left.size:]
+        point_width = w * (1 - DEFAULT_BAR_FRACTION) / POINTS_PER_ROW
+        allowed = (_comb_allowed(fits[0], point_width).tolist(),
+                   _comb_allowed(fits[1], point_width).tolist())
     left_values, right_values = left.tolist(), right.tolist()
+    best_allowed = None
     for a in li:
         for b in ri:
             xl, xr = lo_a + a, hi_a + b
@@ -422,6 +532,34 @@ def bar_evidence(field: np.ndarray, geometry: BoardGeometry) -> tuple[BoardGeome
             score = strength - 40 * asym
             if best is None or score > best[0]:
                 best = (score, strength, xl, xr)
+            if allowed is not None and allowed[0][a] and allowed[1][b] and (
+                    best_allowed is None or score > best_allowed[0]):
+                best_allowed = (score, strength, xl, xr)
+    if allowed is not None and best is not None and best[1] >= 2.0:
+        if best_allowed is None or best_allowed[1] < 2.0:
+            # Clear edges, but the comb says one side's is not the bar's: that edge is hidden
+            # all along (under a stack) and what was taken for it is the stack's far side.  The
+            # other side's strongest allowed edge, and the hidden one where the comb fits best.
+            comb_l, comb_r = lo_a + int(np.argmax(fits[0])), hi_a + int(np.argmax(fits[1]))
+            sides = [(left_values[a] / scale, lo_a + a, comb_r) for a in li if allowed[0][a]]
+            sides += [(right_values[b] / scale, comb_l, hi_a + b) for b in ri if allowed[1][b]]
+            best_allowed = None
+            for strength, xl, xr in sorted(sides, reverse=True):
+                if strength >= 2.0 and abs((xl + xr) / 2 - mid) / w <= 0.03:
+                    best_allowed = (strength, strength, xl, xr)
+                    break
+        best = best_allowed
     if best is None or best[1] < 2.0:
         return geometry, 0.0 if best is None else float(best[1])
     return geometry.with_bar(best[2] + 0.5, best[3] + 0.5), float(best[1])
+
+
+def _comb_allowed(fit: np.ndarray, point_width: float) -> np.ndarray:
+    """Which of one side's candidate bar edges (one a pixel) the points' comb allows, from their
+    fits (see :data:`COMB_VETO`)."""
+    best = int(np.argmax(fit))
+    allowed = fit >= COMB_VETO * fit[best]
+    if fit[best] >= CLEAR_COMB:
+        reach = COMB_REACH * point_width
+        allowed &= np.abs(np.arange(len(fit)) - best) <= reach
+    return allowed

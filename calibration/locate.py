@@ -45,15 +45,19 @@ side no more of the points' pattern (a side slanting across a quarter's points' 
 along its checkers, has the bases beyond it, their change along the row following the one
 inside); and whatever vouched for the field, its points stand in their rhythm, six equal points
 from each short side to the bar (half a field, with a column of checkers for its bar, does
-not), and where the bar shows clear edges, those six points reach them (a field with its ends
+not; and a field whose bar shows no clear edges must show the points clearly in their rhythm
+instead), and where the bar shows clear edges, those six points reach them (a field with its ends
 on the frame's outer rim fits six longer points to a bar wider than the bar's edges), and the
 bar runs along the field's ends, so it must not show far clearer leaning against them than
 upright (:func:`bar_lean`: an end slanting onto the frame's rim or across a row of checkers
 leans the straightened bar).  The latest refinement step whose field still looks like a board
 and passes this is taken; when only the short sides of the last step fail (the comb misled at
 one end by checkers covering the end points), the clear straight edges within a quarter of a
-point of them are tried; if none passes, the next best outlines are tried, and then
-:class:`LocateError` says the board cannot be found rather than give a wrong field.
+point of them are tried; when the bar leans in a step whose long sides hold (one end slanting
+across the field: the comb misled at one end, or the far end of a field seen steeply), each end
+in turn is turned along the bar (:func:`_lean_repairs`) and the field refined again from there;
+if none passes, the next best outlines are tried, and then :class:`LocateError` says the board
+cannot be found rather than give a wrong field.
 
 >>> import numpy as np
 >>> locate_field(np.zeros((120, 160, 3), np.uint8))
@@ -120,7 +124,10 @@ RHYTHM_BANDS = ((0.02, 0.16), (0.84, 0.98))
 RHYTHM_BAR_REACH = 0.07
 RHYTHM_BAR_OFF_CENTRE = 0.02
 #: Points' rhythm that counts as clear: the points' borders show three times the change
-#: their middles do.
+#: their middles do.  A field whose bar is not clear (:data:`BAR_EVIDENCE`) must show this
+#: rhythm (fields found on the real photos with a bar of the field's own wood, every transform:
+#: 0.77 and more; the defocused start-red-black found 10.5% off, one end slanting onto a side
+#: tray: bar 2.2, rhythm 0.40).
 CLEAR_RHYTHM = 0.5
 #: Points' rhythm every field found must show, however it was judged (the borders at least
 #: 5/3 the change of the middles; true fields found show 0.55 and more, half a field or one
@@ -141,6 +148,10 @@ BAR_LEAN_REACH = 0.05
 #: labelled or found within 2%, hard synthetic and real: at most 1.65; an end slanting by half a
 #: point 1.2-2.5, by a point 4-7; the fields found 5-10% off on hard seeds 2918 and 2965: 2.8, 4.3).
 MAX_BAR_LEAN_GAIN = 2.0
+#: The check's failures (see :func:`_field_failures`) an end slanting across the field explains:
+#: a field failing only these is refined again with its ends turned along the bar (see
+#: :func:`_lean_repairs`).
+END_FAILURES = frozenset({"left", "right", "rhythm", "middle", "bar", "lean"})
 #: Fields looked for inside outlines (:func:`inner_fields`): in this many of the best outlines,
 #: straightened this wide; each end within this share of the outline's width of its side, the
 #: bar this share of the field's width; this many fields per outline.
@@ -674,6 +685,21 @@ def side_evidence(frame: np.ndarray, corners: Corners
             {"top": beyond(m, 1), "bottom": beyond(m + h, -1)})
 
 
+def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame scaled down to at most :data:`WORK_WIDTH` wide, and the scale (frame pixels to
+    its pixels): the outlines are found and the fields checked on it.
+
+    >>> small, scale = work_copy(np.zeros((720, 1280, 3), np.uint8))
+    >>> small.shape, scale
+    ((360, 640, 3), 0.5)
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    if scale >= 1:
+        return frame, 1.0
+    return cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA), scale
+
+
 def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Corners:
     """The field's corners (top-left, top-right, bottom-right, bottom-left) in frame pixels.
 
@@ -682,10 +708,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     pattern and the points' rhythm instead of the bar (:func:`points_rhythm`: a bar of the same
     wood as the field shows no edges of its own).
     """
-    h, w = frame.shape[:2]
-    scale = min(1.0, WORK_WIDTH / w)
-    small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
+    small, scale = work_copy(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     outlines: list[Corners] = []
     for quad in _quads(gray):
@@ -795,6 +818,24 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
                     if trace is not None:
                         trace.append(found.copy())
                     return tuple((float(x), float(y)) for x, y in found)  # type: ignore
+        # An end slanting across the field (the comb misled by checkers on its first points,
+        # or the far end of a field seen steeply) leans the straightened bar: each end in turn
+        # is turned so that the bar would stand upright, and the field refined from there
+        # (only from steps whose long sides and score hold: an end cannot mend those).
+        slanting = [step for step in steps if set(
+            _field_failures(small, step * scale, score, by_points, memo)) <= END_FAILURES]
+        for turned in _lean_repairs(small, scale, slanting, memo):
+            key = ("refined", turned.tobytes())
+            if key not in memo:
+                memo[key] = [turned]
+                refine_corners(frame, turned, memo[key])
+            if trace is not None:
+                trace.extend(step.copy() for step in memo[key])
+            for found in reversed(memo[key]):
+                if _field_checks_out(small, found * scale, score, by_points, memo):
+                    if trace is not None:
+                        trace.append(found.copy())
+                    return tuple((float(x), float(y)) for x, y in found)  # type: ignore
     raise LocateError("cannot find the board: what looks like a board in the frame does not end "
                       "where a board's field does (give the corners with --corners)")
 
@@ -813,9 +854,11 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
     ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
     ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
-    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`) or, judged by a clear bar,
+    ``"rhythm"`` (the points' rhythm below :data:`MIN_RHYTHM`), ``"middle"`` (neither a clear
+    bar, :data:`BAR_EVIDENCE`, nor a clear rhythm, :data:`CLEAR_RHYTHM`), judged by a clear bar
     ``"bar"`` (the rhythm's bar off the bar's own edges by more than :data:`MAX_BAR_ASTRAY` of a
-    point, :func:`rhythm_and_bar`); empty when it checks out."""
+    point, :func:`rhythm_and_bar`), or ``"lean"`` (:data:`MAX_BAR_LEAN_GAIN`); empty when it
+    checks out."""
     try:
         checked = check_corners(corners)
     except GeometryError:
@@ -850,12 +893,18 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
         geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
                                      SCORE_WIDTH)
         field = warp(small, checked, geometry)
-        found = rhythm_and_bar(field, geometry) + bar_lean(field, geometry)[1:]
+        found = rhythm_and_bar(field, geometry) + _bar_leaning(small, checked, memo)[1:]
         if memo is not None:
             memo[key] = found
     rhythm, astray, bar, leaning, _ = found
     if rhythm < MIN_RHYTHM:
         return ["rhythm"]
+    # Something must vouch for the field's middle: a clear bar, or else the points' clear
+    # rhythm (a bar of the field's own wood shows no edges, but then its points stand in
+    # step).  A field with a faint bar and a faint rhythm has an end astray: a blurred board
+    # with one end slanting onto the side tray still shows a bar of sorts and some rhythm.
+    if bar < BAR_EVIDENCE and rhythm < CLEAR_RHYTHM:
+        return ["middle"]
     # Where the bar shows clear edges of its own, the six equal points from each end reach
     # them: a field whose ends lie on the frame's outer rim (a frame's width too long at each
     # end) still shows a rhythm, but only with a bar wider than the bar's edges by a point.
@@ -867,6 +916,57 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     if leaning >= BAR_EVIDENCE and leaning > MAX_BAR_LEAN_GAIN * bar:
         return ["lean"]
     return []
+
+
+def _bar_leaning(small: np.ndarray, corners: Corners, memo: dict | None = None
+                 ) -> tuple[float, float, float]:
+    """:func:`bar_lean` on the field on ``corners`` (in ``small``'s pixels), kept in ``memo``."""
+    key = ("lean", np.asarray(corners, np.float64).tobytes())
+    if memo is not None and key in memo:
+        return memo[key]
+    geometry = _scoring_geometry(field_aspect(corners, (small.shape[1], small.shape[0])),
+                                 SCORE_WIDTH)
+    found = bar_lean(warp(small, corners, geometry), geometry)
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _lean_repairs(small: np.ndarray, scale: float, steps: list[np.ndarray],
+                  memo: dict | None = None) -> list[np.ndarray]:
+    """For the latest of the refinement's ``steps`` (frame pixels) whose bar leans clearly
+    (:func:`bar_lean`: clear edges leaning, :data:`MAX_BAR_LEAN_GAIN` times stronger than
+    upright), that field with its left end, then with its right end, turned about its middle so
+    that the bar would stand upright; none when no step's bar leans so.
+
+    The bar runs parallel to the field's ends.  Where one end slants by ``s`` (share of the
+    width across the height) the straightened bar, half way between the ends, leans by about
+    ``s / 2``: turning that end by twice the bar's lean puts it parallel to the bar again.
+
+    >>> field = np.full((90, 160, 3), 200, np.uint8)
+    >>> _lean_repairs(field, 1.0, [np.array([[10, 10], [150, 10], [150, 80], [10, 80]], float)])
+    []
+    """
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for step in reversed(steps):
+        try:
+            checked = check_corners(step * scale)
+        except GeometryError:
+            continue
+        upright, leaning, lean = _bar_leaning(small, checked, memo)
+        if leaning >= BAR_EVIDENCE and leaning > MAX_BAR_LEAN_GAIN * upright:
+            break
+    else:
+        return []
+    to_frame = cv2.getPerspectiveTransform(unit, np.float32(step))
+    turned = []
+    for top, bottom in ((0, 3), (1, 2)):
+        moved = unit.copy()
+        # (A lean > 0 puts the bar further right at the bottom: the end turns the same way.)
+        moved[top, 0] -= lean
+        moved[bottom, 0] += lean
+        turned.append(cv2.perspectiveTransform(moved[None], to_frame)[0].astype(np.float64))
+    return turned
 
 
 def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]

@@ -68,6 +68,7 @@ import numpy as np
 
 from calibration.colours import lit_distance, nearest_distance, weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
+from engine.position import CHECKERS_PER_SIDE
 from vision.layers import read_layered
 from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
 
@@ -285,6 +286,18 @@ _SQUARED_WEIGHTS = np.square(weighted(np.ones((1, 3), np.float32)))
 RECOUNT_LEAST = 4
 PERIOD_CLEAR = 0.6
 PERIOD_WHOLE = 0.35
+#: The checker on top of an overlapped pile lies on one of its own paint: where the two meet,
+#: its near arc, its rim is a line between two faces of one colour, which blur or glare clipped
+#: to white wipes out.  Such a top shows its rim clearly all round but there (``no_near``), and
+#: as a lone checker short of the threshold must, most of it all round (:data:`LONE_MOST_RIM`)
+#: and its far arc (:data:`LONE_FAR_ARC`), and has the paint of the checker under it
+#: (:data:`HIDDEN_END_JUMP`): it may end a pile of at least :data:`PILE_TOP_LEAST` checkers (a
+#: checker overlapping a lone one or a pair is read as before: that is where a faint ring beyond
+#: a short stack lies).  Synthetic hard seeds 0-3999 (corners given): such tops end three tall
+#: piles (a white 13 under glare and a blurred red 13 now read right, a blurred red 15 read 11
+#: now 10); taken for any stack, they also made a pair of a lone checker or of an empty point's
+#: base on four frames.
+PILE_TOP_LEAST = RECOUNT_LEAST
 #: A rhythm that is not clear (a blurred or dim pile: autocorrelation under
 #: :data:`PERIOD_CLEAR`) still counts a stack again when the stack's span lies within
 #: :data:`PERIOD_TIGHT` of a whole number of its steps and every checker of the recounted
@@ -293,6 +306,27 @@ PERIOD_WHOLE = 0.35
 #: rhythm, no chain read right had a rhythm that disagreed with it and came within 0.25 of a
 #: whole number of steps; the span lies within 0.15 of one for 90% of them.
 PERIOD_TIGHT = 0.1
+#: A referee must not take a pile the reader could not count for an empty point or a short
+#: stack.  The ring map proposes a candidate near each checker of a pile however faint its
+#: rims (each shows its rim but for the far arc the next one hides): a walk of at least
+#: :data:`DOUBT_RUN_LEAST` such candidates from a clear base at the edge, a checker's spacing
+#: apart and of one paint (:func:`_ring_run`), is a pile; when it holds at least
+#: :data:`DOUBT_SHORT` checkers more than were read there, and no more than a pile holds
+#: (fifteen), the point is doubtful (:attr:`Stack.doubtful`).  Synthetic hard seeds 0-3999
+#: (corners given): of the 95,950 points read right none is doubtful; the nearest (walks over
+#: the readings of e314eea) are walks of 5 beside stacks of 2 or empty points (4 points) and
+#: walks 2 longer than stacks of 12 or 13 (6 points).  Of the 15 tall stacks read wrong three
+#: are (blurred piles read empty or 5 short); real photos and their transforms: none of the
+#: points read right.
+DOUBT_RUN_LEAST = BLURRED_LEAST
+DOUBT_SHORT = 3
+#: A faint pile taken only as nearly whole (:func:`_nearly_whole_pile`, short of the threshold)
+#: is doubtful too when the rhythm of its rims (:func:`_stack_period`) does not confirm its
+#: count: its span lies further than :data:`PERIOD_WHOLE` from one rhythm step per checker but
+#: one (:func:`_rhythm_agrees`).  Synthetic hard seeds 0-3999 (corners given, at e314eea): the
+#: four such piles read right lie 0.10-0.13 steps from their count; the two read short (blue 13
+#: as 10, red 15 as 11: fits at touching steps through a blurred pile) 3.2 and 3.4.
+NEARLY_RHYTHM = PERIOD_WHOLE
 #: How much (in radii) one step of a stack may differ from the next.
 STEP_SLACK = 0.45
 #: Largest colour difference (lightness-weighted Lab) between neighbours in one stack.
@@ -373,6 +407,9 @@ class Stack:
     colours: list[np.ndarray] = dc_field(default_factory=list)  # Lab means, one per checker
     #: Best score of a rejected further checker (how close the stack came to one more).
     next_score: float = 0.0
+    #: The point holds a pile this reading could not count (see :data:`DOUBT_RUN_LEAST`): do
+    #: not take its count, or its emptiness, on trust.
+    doubtful: bool = False
 
     @property
     def count(self) -> int:
@@ -520,10 +557,20 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
             if distances is None:
                 distances = _colour_distances(colours)
             touched_ends = {k: (distances[k] < HIDDEN_END_JUMP).tolist() for k in ends.tolist()}
+    far_arc_all = None if far_arc is None else far_arc.tolist()
     chain, rival = _chain_search(
         ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold, limit,
-        first_min, None if far_arc is None else far_arc.tolist(), close_all,
-        touching_all, aside_all, alike_all, touched_ends)
+        first_min, far_arc_all, close_all, touching_all, aside_all, alike_all, touched_ends)
+    if touched_ends and _may_top_pile(chain, usable, ys_all, far_all, touched_ends, radius,
+                                      first_min):
+        # A tall pile's top lies on a checker of its paint (see PILE_TOP_LEAST): the pile
+        # may run on to such an end, overlapped, where it stopped short of a whole rim.
+        pile, pile_rival = _chain_search(
+            ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold,
+            limit, first_min, far_arc_all, close_all, touching_all, aside_all, alike_all,
+            touched_ends, pile_tops=True)
+        if len(pile) >= PILE_TOP_LEAST and len(pile) > len(chain) and pile[:len(chain)] == chain:
+            chain, rival = pile, pile_rival
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
         lo, hi = (MIN_STEP, MAX_STEP) if chain else (first_min, FIRST_MAX)
@@ -532,6 +579,30 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         rivals = [f for y, f in zip(ys_all, full_all) if low <= y <= high and y <= top]
         rival = max(rivals) if rivals else 0.0
     return chain, rival
+
+
+def _may_top_pile(chain: list[int], usable: list[int], ys_all: list[float],
+                  far_all: list[float], touched_ends: dict[int, list[bool]], radius: float,
+                  first_min: float) -> bool:
+    """Whether one of ``touched_ends`` (candidates that may end a stack short of a whole rim,
+    see :func:`_chain_search`) lies beyond ``chain`` where it could top a pile of
+    :data:`PILE_TOP_LEAST`: far enough out for that many, with that many candidates before it,
+    one of them under it (overlapped, of its paint, showing its rim but for the far arc; the
+    chain's end or beyond it)."""
+    end = ys_all[chain[-1]] if chain else -1.0
+    lowest = (first_min + (PILE_TOP_LEAST - 1) * MIN_STEP) * radius
+    overlap, floor = OVERLAP_BELOW * radius, _f32(MEMBER_FLOOR)
+    for k, alike in touched_ends.items():
+        y_k = ys_all[k]
+        if y_k <= end or y_k < lowest:
+            continue
+        before = [i for i in usable if ys_all[i] < y_k]
+        # (The pile runs on from the chain's end: the one under the top is that or beyond.)
+        if len(before) >= PILE_TOP_LEAST - 1 and any(
+                alike[i] and far_all[i] >= floor and y_k - ys_all[i] < overlap
+                and ys_all[i] >= end for i in before):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=256)
@@ -577,7 +648,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
                   far_arc_all: list[float] | None, close_all: list[list[bool]] | None,
                   touching_all: list[float], aside_all: list[bool],
                   alike_all: list[list[bool]] | None = None,
-                  touched_ends: dict[int, list[bool]] | None = None
+                  touched_ends: dict[int, list[bool]] | None = None, pile_tops: bool = False
                   ) -> tuple[list[int], float]:
     """The search of :func:`_chain` over the ``usable`` candidates (indices into the lists of
     all of them); returns the stack (those indices) and the best rival among the usable.
@@ -587,7 +658,9 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
     one stack are and the bare board between a stack and a print beyond it is not: such a
     pair needs no rims of their own aside (glare or shading may dim a checker's sides);
     ``touched_ends``: candidates that may end a stack touching the one before short of a whole
-    rim, each with which candidates are clearly of its paint (see below)."""
+    rim, each with which candidates are clearly of its paint (see below); ``pile_tops``: such
+    an end may also lie on the one before, overlapped, as a tall pile's top does (see
+    :data:`PILE_TOP_LEAST`; the caller keeps only a stack that tall)."""
     n = len(usable)
     if n == 0:
         return [], 0.0
@@ -650,7 +723,7 @@ def _chain_search(ys: np.ndarray, usable: list[int], ys_all: list[float], full_a
             need = far_l[j] if overlap_j[k] else contact_l[j]
             after = next_a[k]
             rest, rest_count, rest_sum = best_a[k], count_a[k], sum_a[k]
-            if (rest <= none and end_alike[k] is not None and not overlap_j[k]
+            if (rest <= none and end_alike[k] is not None and (pile_tops or not overlap_j[k])
                     and ys_l[k] - y_j <= touch_reach and end_alike[k][usable[j]]):
                 rest, rest_count, rest_sum = near_l[k] - threshold + MEMBER_BONUS, 1, near_l[k]
             if after >= 0:  # evenly spaced (see _even)
@@ -786,6 +859,9 @@ class _Candidates:
     #: How many of the candidates the ring map proposed (the first ones); those after them
     #: are the centres of whole-stack models fitted later (:meth:`add`).
     proposed: int = dc_field(default=-1, repr=False)
+    #: A faint pile taken short of the threshold whose count its rims' rhythm does not
+    #: confirm (see :data:`NEARLY_RHYTHM`): the point is doubtful while this is its stack.
+    unsure: list[int] | None = dc_field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.contact_free is None:
@@ -1086,6 +1162,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
     stacks: list[Stack] = []
+    ends = {key: float(candidates[key].ys[chain].max()) for key, (chain, _) in chains.items()
+            if chain}
     for row in ("top", "bottom"):
         for column in range(POINTS_PER_ROW):
             cand = candidates[row, column]
@@ -1097,6 +1175,16 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                 stack.scores = cover.tolist()
                 if layered and len(chosen) >= 2:
                     _read_in_layers(field, geometry, radius, stack, layer_shift)
+            # (A walk that could not hold more than a pile holds, fifteen, says nothing; nor
+            # can one over fewer candidates than it needs, on most points.)
+            least = max(DOUBT_RUN_LEAST, stack.count + DOUBT_SHORT)
+            if least <= CHECKERS_PER_SIDE and cand.proposed >= least:
+                facing_end = ends.get(("bottom" if row == "top" else "top", column))
+                reach = limit if facing_end is None else h - facing_end - 1.6 * radius
+                run = _ring_run(cand, radius, threshold, reach, first_min, least)
+                stack.doubtful = least <= run <= CHECKERS_PER_SIDE
+            if cand.unsure is not None and cand.unsure == chosen:
+                stack.doubtful = True  # see NEARLY_RHYTHM
             stacks.append(stack)
     # The colours of all the checkers found, in one look-up.
     found = [c for stack in stacks for c in stack.centres]
@@ -1167,6 +1255,71 @@ def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stac
         lifts.append(float(lightness[start] - np.median(lightness[start + 1:start + 1 + count])))
         start += 1 + count
     return float(np.median(lifts))
+
+
+def _ring_run(cand: _Candidates, radius: float, threshold: float, limit: float,
+              first_min: float, least: int = DOUBT_RUN_LEAST) -> int:
+    """How many checkers the ring map's own proposals on a point (``cand``, the candidates it
+    proposed, not the centres of models fitted since) line up as one pile: the longest walk
+    from a clear base at the edge (a candidate within ``first_min`` to :data:`FIRST_MAX` radii
+    showing ``threshold`` of its rim) along the axis, each step to the nearest candidate a
+    checker's spacing further (:data:`MIN_STEP` to :data:`MAX_STEP` radii), before ``limit``,
+    showing at least :data:`MEMBER_FLOOR` of its rim but for its far arc (the one the next
+    checker of a pile hides) and clearly of the paint of the one before
+    (:data:`HIDDEN_END_JUMP`).  0 when there is no such base, or too few such candidates for a
+    walk of ``least`` (most points).  See :data:`DOUBT_RUN_LEAST`.
+
+    Seven candidates 15 pixels apart (radius 11), the first a clear base, each with 0.7 of its
+    rim but for the far arc:
+
+    >>> ys = np.float32([12, 27, 42, 57, 72, 87, 102])
+    >>> cand = _Candidates(ys, *(np.zeros(7, np.float32),) * 2, np.full(7, 0.9, np.float32),
+    ...                    np.full(7, 0.7, np.float32), np.zeros(7, np.float32),
+    ...                    np.zeros((7, 3), np.float32), np.ones(7, np.float32))
+    >>> _ring_run(cand, 11.0, 0.82, 200.0, 0.4), _ring_run(cand, 11.0, 0.82, 90.0, 0.4)
+    (7, 6)
+    >>> _ring_run(cand, 11.0, 0.82, 90.0, 0.4, least=8)
+    0
+    """
+    p = cand.proposed
+    if p < least:
+        return 0
+    # (Plain Python over a point's few candidates, once numpy has said a walk that long may
+    # be there at all: on most points none is.)
+    rims = cand.no_far[:p] >= _f32(MEMBER_FLOOR)
+    if int(np.count_nonzero(rims)) < least - 1:
+        return 0
+    ys = cand.ys[:p].tolist()
+    top = _f32(limit)
+    members = sorted((i for i, rim in enumerate(rims.tolist()) if rim and ys[i] <= top),
+                     key=ys.__getitem__)
+    low, high, clear = _f32(first_min * radius), _f32(FIRST_MAX * radius), _f32(threshold)
+    best_any = np.maximum(cand.full[:p], np.maximum(cand.no_far[:p], cand.no_near[:p])).tolist()
+    bases = [i for i, y in enumerate(ys) if low <= y <= high and y <= top
+             and best_any[i] >= clear]
+    if not bases or len(members) < least - 1:
+        return 0
+    paint = weighted(cand.colours[:p]).tolist()
+    member_ys = [ys[k] for k in members]
+    step_lo, step_hi = MIN_STEP * radius, MAX_STEP * radius
+    longest, furthest = 0, -1.0
+    for base in bases:
+        run, last = 1, base
+        while True:
+            last_y, last_paint = ys[last], paint[last]
+            after = None
+            for k in members[bisect.bisect_left(member_ys, last_y + step_lo):]:
+                if ys[k] - last_y > step_hi:
+                    break
+                if math.dist(paint[k], last_paint) < HIDDEN_END_JUMP:
+                    after = k
+                    break
+            if after is None:
+                break
+            run, last = run + 1, after
+        if ys[last] > furthest:
+            longest, furthest = run, ys[last]
+    return longest
 
 
 def _read_in_layers(field: np.ndarray, geometry: BoardGeometry, radius: float,
@@ -1977,8 +2130,12 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         # way round it would lie under the others, and such a far end must be a whole-rim
         # candidate, as in _regular_stack.)
         whole = full_l[t] >= threshold
-        ways = ((later_on_top, a[-1]), (earlier_on_top, a[0])) if whole else (
-            (later_on_top, a[-1]),)
+        # (The top lying on the pile may show its rim but where it lies on the one under it.)
+        top_rim = _pile_top_rim(scorer, x, y, a, c, far_arc[part], threshold)
+        if top_rim > a[-1]:
+            later_on_top = np.concatenate((later_on_top[:-1], [top_rim]))
+        ways = ((later_on_top, top_rim), (earlier_on_top, a[0])) if whole else (
+            (later_on_top, top_rim),)
         for scores, top_one in ways:
             seen = scores[~gone]
             blurred = _blurred_member(seen, True)
@@ -2001,7 +2158,8 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                                  far_arc[part], gone)
     # A pile no fit passes clearly may still be one that every checker of shows (see
     # _nearly_whole_pile); only then are those fits taken.
-    if not passed:
+    only_nearly = not passed
+    if only_nearly:
         passed = nearly
     if not passed:
         return None
@@ -2011,7 +2169,39 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
         key = recount
     _, x, y, d, a, b, c, e, _ = passed[key]
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
-    return list(range(base, base + len(d)))
+    pile = list(range(base, base + len(d)))
+    if only_nearly and not _rhythm_agrees(scorer, x, y, d, radius):
+        cand.unsure = pile  # see NEARLY_RHYTHM
+    return pile
+
+
+def _rhythm_agrees(scorer: RingScorer, x: np.ndarray, y: np.ndarray, dist: np.ndarray,
+                   radius: float) -> bool:
+    """Whether the rhythm of a pile's rims (:func:`_stack_period`, however faint) agrees with
+    the count of a fit (centres ``x``, ``y``, distances ``dist`` from the edge, base to top):
+    its span lies within :data:`NEARLY_RHYTHM` of one step per checker but one.  A pile with no
+    rhythm within the plausible steps says nothing against it."""
+    step, _ = _rhythm(scorer, float(np.median(x)), float(y[0]), float(y[-1]), radius)
+    if step <= 0:
+        return True
+    return abs(float(dist[-1] - dist[0]) / step - (dist.size - 1)) <= NEARLY_RHYTHM
+
+
+def _pile_top_rim(scorer: RingScorer, x: np.ndarray, y: np.ndarray, full: np.ndarray,
+                  no_near: np.ndarray, far_arc: np.ndarray, threshold: float) -> float:
+    """The rim credited to the top of a pile fitted as a whole, each checker on the one before
+    (centres ``x``, ``y`` and their rim shares, base to top): its whole rim (``full``), or, on
+    a pile of at least :data:`PILE_TOP_LEAST` whose top shows a whole rim but where it lies on
+    the one under it, of that one's paint, its rim without that arc (``no_near``; see
+    :data:`PILE_TOP_LEAST`)."""
+    top = float(full[-1])
+    if (top >= threshold or x.size < PILE_TOP_LEAST or no_near[-1] < threshold
+            or top < LONE_MOST_RIM or far_arc[-1] < LONE_FAR_ARC):
+        return top
+    pair = weighted(scorer.colour_at(x[-2:], y[-2:]))
+    if float(np.sqrt(((pair[0] - pair[1]) ** 2).sum())) >= HIDDEN_END_JUMP:
+        return top
+    return float(no_near[-1])
 
 
 def _nearly_whole_pile(seen: np.ndarray, top_one: float, threshold: float) -> bool:
@@ -2999,8 +3189,9 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
                   height: int, first_min: float) -> None:
     """Facing stacks cannot overlap: a tall stack seen from the other edge is not a second one.
     Of two that share a checker, the one lying the other way round (:func:`_rises`), else the
-    shorter; otherwise the stack whose base sits less snugly at its edge (or, failing that,
-    with the weaker evidence) is read again, kept clear of the other."""
+    shorter; otherwise the stack whose base sits less snugly at its edge (further from one
+    radius out, where a checker lying against it has its centre; failing that, the one with the
+    weaker evidence) is read again, kept clear of the other."""
     top, bottom = candidates["top", column], candidates["bottom", column]
     top_chain, bottom_chain = chains["top", column][0], chains["bottom", column][0]
     if not top_chain or not bottom_chain:
@@ -3022,7 +3213,9 @@ def _share_column(candidates: dict, chains: dict, column: int, radius: float, th
     elif shared and len(top_chain) != len(bottom_chain):
         top_weaker = len(top_chain) < len(bottom_chain)
     elif abs(top_base - bottom_base) > 0.4 * radius:
-        top_weaker = top_base > bottom_base
+        # A base lying against its edge has its centre a radius from it: one nearer the edge
+        # than that (a ring on the frame's lip) sits less snugly than one a radius out.
+        top_weaker = abs(top_base - radius) > abs(bottom_base - radius)
     else:
         def strength(c: _Candidates, chain: list[int]) -> float:
             return float(np.mean(np.maximum(c.full, np.maximum(c.no_far, c.no_near))[chain]))

@@ -23,6 +23,9 @@ are (same mapping), scored apart for frames where the reader saw a tray and wher
 the tray stage is scored on frames whose tray holds checkers (found, counted right) and on the
 others (a tray "found" there with checkers in it is a false reading).  The occlusion stage: the
 share of frames with a hand over the board called occluded, and of frames without called so.
+Doubtful points (:attr:`BoardObservation.doubtful`, a pile the reader saw but could not count)
+are scored as flags: how many of the points read right were called doubtful (false alarms),
+and how many of those read wrong (tall stacks of six or more on their own) were.
 
 >>> truth = BoardObservation.from_rows([("white", 2)] + [None] * 11, [None] * 12, ("white", "black"))
 >>> seen = BoardObservation.from_rows([("light", 2)] + [None] * 11, [None] * 12, ("light", "dark"))
@@ -179,6 +182,12 @@ class StageCounts:
         self.tries[key] = self.tries.get(key, 0) + 1
         self.hits[key] = self.hits.get(key, 0) + int(bool(hit))
 
+    def merge(self, other: "StageCounts") -> None:
+        """Add ``other``'s counts to these."""
+        for key, tries in other.tries.items():
+            self.tries[key] = self.tries.get(key, 0) + tries
+            self.hits[key] = self.hits.get(key, 0) + other.hits.get(key, 0)
+
     def rate(self, key: str) -> float:
         return self.hits.get(key, 0) / self.tries[key] if self.tries.get(key) else float("nan")
 
@@ -200,6 +209,42 @@ def count_off_and_trays(counts: StageCounts, seen: BoardObservation, truth: Boar
     else:
         counts.add("no tray with checkers, none read", not (seen.tray_visible and seen.tray_off
                                                             and any(seen.tray_off.values())))
+
+
+def count_doubtful(counts: StageCounts, seen: BoardObservation, truth: BoardObservation,
+                   mapping: dict[str, str]) -> None:
+    """Add one frame's doubtful points (:attr:`BoardObservation.doubtful`): of the points read
+    right, how many were called doubtful (false alarms), and of those read wrong (tall stacks of
+    six or more in the truth on their own), how many.
+
+    >>> truth = BoardObservation.from_rows([("white", 9), ("white", 2)] + [None] * 10,
+    ...                                    [None] * 12, ("white", "black"))
+    >>> seen = BoardObservation.from_rows([None, ("light", 2)] + [None] * 10, [None] * 12,
+    ...                                   ("light", "dark"))
+    >>> seen.doubtful = [("top", 0)]
+    >>> counts = StageCounts()
+    >>> count_doubtful(counts, seen, truth, {"light": "white", "dark": "black"})
+    >>> counts.text("doubtful, read right"), counts.text("doubtful, tall read wrong")
+    ('0/23 (0.0%)', '1/1 (100.0%)')
+    """
+    flagged = set(seen.doubtful or [])
+    for i, (got, want) in enumerate(zip(_entries(seen), _entries(truth))):
+        got = (mapping.get(got[0], got[0]), got[1]) if got else None
+        point = ("top" if i < 12 else "bottom", i % 12)
+        if got == want:
+            counts.add("doubtful, read right", point in flagged)
+            continue
+        counts.add("doubtful, read wrong", point in flagged)
+        if want is not None and want[1] >= 6:
+            counts.add("doubtful, tall read wrong", point in flagged)
+
+
+def print_doubtful(counts: StageCounts) -> None:
+    """The doubtful points' line (see :func:`count_doubtful`)."""
+    print(f"doubtful points (corners given)    on points read right "
+          f"{counts.text('doubtful, read right')}  on points read wrong "
+          f"{counts.text('doubtful, read wrong')} (tall stacks of 6+ "
+          f"{counts.text('doubtful, tall read wrong')})")
 
 
 def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
@@ -364,6 +409,7 @@ def run_synthetic(n: int = 500, seed: int = 0, hard: bool = True, layered: bool 
             band = next((b for b in SLANT_BANDS if slanted < b[1]), SLANT_BANDS[-1])
             by_slant[band].add(score, seconds, f"seed {frame_seed} ({slanted:.0f} deg)")
         tall.extend(tall_stacks(obs, scene.truth, score["mapping"]))
+        count_doubtful(stages, obs, scene.truth, score["mapping"])
         count_off_and_trays(stages, obs, scene.truth, scene.tray_side is not None)
         stages.add("occluded, hand" if scene.hands else "occluded, no hand",
                    bool(obs.occluded))
@@ -449,6 +495,7 @@ def run_real(directory: Path | None = None, verbose: bool = True) -> dict[str, A
         count_off_and_trays(stages, obs, frame["truth"], False)
         score = score_board(obs, frame["truth"])
         given.add(score, seconds, frame["name"])
+        count_doubtful(stages, obs, frame["truth"], score["mapping"])
         line = (f"  {frame['name']:<22} points {score['points_right']:>2}/24  bar "
                 f"{'ok' if score['bar_right'] else 'WRONG'}  names {list(obs.colours)} "
                 f"(truth {list(frame['truth'].colours)})  tray "
@@ -529,6 +576,7 @@ def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | Non
     results = []
     for name, transform in chosen.items():
         given, auto = Tally(name), Tally(name)
+        doubt = StageCounts()
         errors: list[float] = []
         wrong: dict[str, list[str]] = {}
         found_wrong: list[str] = []
@@ -537,6 +585,7 @@ def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | Non
             obs, seconds = _timed(lambda: reader.read(image, corners=corners))
             score = score_board(obs, frame["truth"])
             given.add(score, seconds, frame["name"])
+            count_doubtful(doubt, obs, frame["truth"], score["mapping"])
             if not score["exact"]:
                 wrong[frame["name"]] = _wrong_points(obs, frame["truth"], score["mapping"])
                 if save_dir is not None:
@@ -560,7 +609,7 @@ def run_real_aug(directory: Path | None = None, transforms: dict[str, Any] | Non
                                    f"-> {score['points_right']}/24")
         results.append({"name": name, "given": given, "auto": auto if locate else None,
                         "corner_error": statistics.median(errors) if errors else float("nan"),
-                        "wrong": wrong, "found_wrong": found_wrong})
+                        "wrong": wrong, "found_wrong": found_wrong, "doubtful": doubt})
     return results
 
 
@@ -581,8 +630,11 @@ def _save_marked(directory: Path, transform: str, photo: str, image: Any, corner
 
 
 def print_real_aug(results: list[dict[str, Any]]) -> None:
-    """One line per transform (corners given, then found), and the points read wrong."""
+    """One line per transform (corners given, then found), and the points read wrong; at the
+    end the doubtful points over every transform (corners given)."""
+    doubt = StageCounts()
     for result in results:
+        doubt.merge(result["doubtful"])
         given, auto = result["given"].summary(), result["auto"]
         line = (f"  {result['name']:<58} given: points {100 * given['point_accuracy']:7.3f}%  "
                 f"exact {result['given'].exact}/{result['given'].boards}")
@@ -595,6 +647,7 @@ def print_real_aug(results: list[dict[str, Any]]) -> None:
             print(f"      {photo}: {'; '.join(wrong)}")
         if result.get("found_wrong"):
             print(f"      not exact with found corners: {', '.join(result['found_wrong'])}")
+    print_doubtful(doubt)
 
 
 def run_dice(n: int, seed: int) -> dict[str, float] | str:
@@ -710,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tall stacks (corners given)        {line}")
         for tally in result["_slants"]:
             print(f"  {tally.line()}")
+        print_doubtful(result["_stages"])
         failures = result["_failures"]
         if failures["given"]:
             print("  not exact (corners given):", ", ".join(failures["given"]))
@@ -725,6 +779,7 @@ def main(argv: list[str] | None = None) -> int:
             print(result["given"].line())
             print(result["auto"].line())
             print_stages(result["stages"])
+            print_doubtful(result["stages"])
             checks = result["checks"]
             if checks:
                 right = sum(want == got for _, _, want, got in checks)

@@ -74,6 +74,9 @@ class BoardObservation:
     #: The checkers counted in the tray per colour, when one was in view.
     tray_off: dict[str, int] | None = None
     notes: list[str] = field(default_factory=list)
+    #: Points holding a pile the reader could not count, as ``(row, column)``: their reading
+    #: (a count, or empty) is not to be trusted (None: not checked).
+    doubtful: list[tuple[str, int]] | None = None
 
     @classmethod
     def from_rows(cls, top: Sequence, bottom: Sequence, colours: Sequence[str],
@@ -123,6 +126,9 @@ class BoardObservation:
             data["off_from"] = "count" if self.off_by_count else "tray"
         if self.notes:
             data["notes"] = list(self.notes)
+        if self.doubtful is not None:
+            data["doubtful"] = {row: [column for r, column in self.doubtful if r == row]
+                                for row in ("top", "bottom")}
         return data
 
     def to_position(self, calibration: "Calibration", turn: int = X) -> Position:

@@ -8,12 +8,14 @@ alternate along a row and swap across the board.  So the board is its own model:
    resampled to one size (:func:`column_patches`); a pixel is the board's when several other
    columns of the same point colour look alike at the same place (:func:`board_support`).  A
    pixel is *explained* when it is the board's, close to either checker colour, or lies on a
-   checker the checker stage found.  A
+   checker the checker stage found (seen raised at a slant: anywhere from its base to its top
+   face, :func:`checker_cover`).  A
    hand is a large connected patch of unexplained pixels; dice and glare are small or close to
    the board's own colours (lightness counts for little);
 2. **edge** — the board's frame just outside the field is plain along each edge (the field
    corners are given); an arm reaching in crosses it as a run of a foreign colour at least half
-   a checker long (:func:`edge_runs`).
+   a checker long (:func:`edge_runs`).  Checkers at the far edge seen raised from a seat show
+   their tops over the frame beyond it: there a checker's colour is no arm (:func:`band_cover`).
 
 Either makes the frame *occluded*: its position must not be taken.
 
@@ -211,12 +213,16 @@ def board_support(patches: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray,
 
 def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: np.ndarray,
                    checkers: Sequence[tuple[float, float]] = (), radius: float | None = None,
-                   band: Sequence[Sequence[np.ndarray]] = ()) -> Occlusion:
+                   band: Sequence[Sequence[np.ndarray]] = (),
+                   tops: np.ndarray | None = None) -> Occlusion:
     """Look for something over the warped field ``field_bgr`` (canonical geometry, no margin).
 
     ``centres_lab`` are the two checker colours, ``checkers`` the centres found (canonical
     pixels) with their ``radius``; ``band`` the frame strips along the four edges in two
-    bands (from :func:`frame_band`).
+    bands (from :func:`frame_band`).  ``tops``, for checkers seen raised at a slant, is the
+    3x3 matrix taking a checker's place on the field to where its top face is seen on it (see
+    :meth:`calibration.viewpoint.Viewpoint.onto_board`): each checker then explains the field
+    and the frame bands from its base to its top face (:func:`checker_cover`).
     """
     scale = SCALE
     m = geometry.margin
@@ -229,10 +235,8 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
     half = h // 2
     centres = np.asarray(centres_lab, np.float32).reshape(-1, 3) * np.float32([LIGHTNESS, 1, 1])
     r_canon = radius if radius is not None else geometry.checker_radius
-    on_checker = np.zeros((h, w), np.uint8)
-    for x, y in checkers:  # checkers found are explained, rims and shadows included
-        cv2.circle(on_checker, (int(round(x * scale)), int(round(y * scale))),
-                   int(round(r_canon * scale * 1.15)), 1, -1)
+    # Checkers found are explained, rims and shadows included.
+    on_checker = checker_cover((h, w), checkers, r_canon, scale, 0, tops)
     # The checkers' cover resampled with the colours, as a fourth channel: one resize per
     # column width instead of two (each channel is resampled on its own, the same numbers).
     patches = column_patches(np.dstack([lab, on_checker.astype(np.float32)]), geometry, scale)
@@ -285,9 +289,71 @@ def find_occlusion(field_bgr: np.ndarray, geometry: BoardGeometry, centres_lab: 
         covered += area
         cx, cy = centroids[k]
         places.append(f"{'top' if cy < h / 2 else 'bottom'}-{'left' if cx < w / 2 else 'right'}")
-    edges = edge_runs(band, palette, 2 * r_canon)
+    raised = None
+    if tops is not None and len(band) >= 2:
+        raised = band_cover(geometry, checkers, r_canon, tops)
+    edges = edge_runs(band, palette, 2 * r_canon, raised, centres)
     places += [f"{name} edge" for name in edges]
     return Occlusion(bool(places), sorted(set(places)), round(covered / (h * w), 3))
+
+
+#: A checker explains the field this far out from its rim (as a share of its radius): its
+#: rim's blur and shadow.
+COVER_REACH = 1.15
+
+
+def checker_cover(shape: tuple[int, int], checkers: Sequence[tuple[float, float]],
+                  radius: float, scale: float, offset: float,
+                  tops: np.ndarray | None = None) -> np.ndarray:
+    """A ``shape`` mask (uint8, 1 where covered) of what the checkers at ``checkers``
+    (canonical field pixels) cover, drawn at ``scale`` with the field's origin at ``offset``
+    pixels in: each checker's disc (:data:`COVER_REACH`), and with ``tops`` (see
+    :func:`find_occlusion`) all it shows from its base to its top face seen raised: the top's
+    disc and the side wall between.
+
+    >>> cover = checker_cover((10, 40), [(10.0, 5.0)], 2.0, 1.0, 0,
+    ...                       np.array([[1.0, 0, 10], [0, 1, 0], [0, 0, 1]]))
+    >>> "".join(map(str, cover[5, 5:26]))  # the base at x 10, its top seen 10 pixels on
+    '000111111111111111000'
+    """
+    cover = np.zeros(shape, np.uint8)
+    if not len(checkers):
+        return cover
+    reach = radius * COVER_REACH
+    size = max(1, int(round(reach * scale)))
+    bases = np.asarray(checkers, np.float64).reshape(-1, 2)
+    # (np.rint rounds as round() does, halves to even: the discs of before, at a fraction of
+    # the cost of rounding each number in Python)
+    at = np.rint((bases + offset) * scale).astype(np.intp).tolist()
+    if tops is not None:
+        seen = bases @ tops[:2, :2].T + tops[:2, 2]
+        top_size = max(1, int(round(reach * tops[0, 0] * scale)))
+        for base, top in zip(at, np.rint((seen + offset) * scale).astype(np.intp).tolist()):
+            cv2.circle(cover, top, top_size, 1, -1)
+            cv2.line(cover, base, top, 1, 2 * size)
+    for base in at:
+        cv2.circle(cover, base, size, 1, -1)
+    return cover
+
+
+def band_cover(geometry: BoardGeometry, checkers: Sequence[tuple[float, float]], radius: float,
+               tops: np.ndarray) -> list[list[np.ndarray]]:
+    """Along each edge's strip of each of :data:`BANDS` (as :func:`frame_band` lays them out),
+    the places a raised checker's top face or wall covers (:func:`checker_cover`): a checker
+    at the field's far edge seen from a seat shows over the frame beyond it."""
+    w, h = geometry.width, geometry.height
+    pad = int(np.ceil(BANDS[-1][1] * w)) + 2
+    cover = checker_cover((h + 2 * pad, w + 2 * pad), checkers, radius, 1.0, pad, tops)
+    found = []
+    for lo_share, hi_share in BANDS:
+        lo, thick = _band_span(w, lo_share, hi_share)
+        near, far = int(round(lo)), int(round(lo)) + thick
+        strips = (cover[pad - far: pad - near, pad: pad + w],            # top, along x
+                  cover[pad: pad + h, pad + w + near: pad + w + far].T,   # right, along y
+                  cover[pad + h + near: pad + h + far, pad: pad + w],     # bottom, along x
+                  cover[pad: pad + h, pad - far: pad - near].T)           # left, along y
+        found.append([strip.any(axis=0) for strip in strips])
+    return found
 
 
 def frame_band(frame: np.ndarray, corners: Corners, geometry: BoardGeometry
@@ -318,13 +384,19 @@ def _axis_inverse(to_canon: np.ndarray) -> np.ndarray:
     return inverse
 
 
+def _band_span(width: int, lo_share: float, hi_share: float) -> tuple[float, int]:
+    """Where a frame band starts outside the field's edge and how many pixels thick it is, in
+    canonical pixels, for a field ``width`` wide (see :data:`BANDS`)."""
+    lo, hi = lo_share * width, hi_share * width
+    return lo, max(2, int(round(hi - lo)))
+
+
 def _band(frame: np.ndarray, to_field: np.ndarray, geometry: BoardGeometry, lo_share: float,
           hi_share: float) -> list[np.ndarray]:
     """The four strips of one band (see :func:`frame_band`); ``to_field`` is the field's
     homography (:func:`calibration.geometry.homography`)."""
     w, h = geometry.width, geometry.height
-    lo, hi = lo_share * w, hi_share * w
-    thick = max(2, int(round(hi - lo)))
+    lo, thick = _band_span(w, lo_share, hi_share)
     m = geometry.margin
     strips = []
     # (x, y) in canonical field pixels of each strip's origin, its along and across directions.
@@ -438,12 +510,16 @@ def _widened(flags: np.ndarray, reach: int) -> np.ndarray:
     return count[np.minimum(index + reach + 1, n)] > count[np.maximum(index - reach, 0)]
 
 
-def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diameter: float
-              ) -> list[str]:
+def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diameter: float,
+              raised: Sequence[Sequence[np.ndarray]] | None = None,
+              checker_colours: np.ndarray | None = None) -> list[str]:
     """Edges along which the frame is crossed by something foreign (see the module notes and
     :func:`_foreign_lines`) in both bands at the same place, for at least
     :data:`MIN_RUN_DIAMETERS` of a checker.  Along the top and bottom edges the board's colours
-    are not asked about (see :data:`PALETTE_SHARE`)."""
+    are not asked about (see :data:`PALETTE_SHARE`).  ``raised`` (per band and edge, flags
+    along the strip, from :func:`band_cover`) marks places that checkers seen raised cover:
+    there a colour near one of ``checker_colours`` (weighted Lab) is that checker, not an arm
+    (an arm reaching in over a checker keeps its own colour)."""
     found: list[str] = []
     if len(bands) < 2:
         return found
@@ -454,7 +530,17 @@ def edge_runs(bands: Sequence[Sequence[np.ndarray]], palette: np.ndarray, diamet
     strips = [bands[0][k] for k in edges_seen] + [bands[1][k] for k in edges_seen]
     none = palette[:0]
     colours = [palette if EDGE_NAMES[k] in ("left", "right") else none for k in edges_seen]
-    offs = _foreign_lines(_edge_lines(strips), colours + colours)
+    lines = _edge_lines(strips)
+    offs = _foreign_lines(lines, colours + colours)
+    if raised is not None and checker_colours is not None and len(checker_colours):
+        covers = [raised[0][k] for k in edges_seen] + [raised[1][k] for k in edges_seen]
+        asked = [k for k, (off, cover) in enumerate(zip(offs, covers)) if (off & cover).any()]
+        if asked:  # the lines with anything to ask about, at once
+            near = nearest_distance(np.concatenate([lines[k] for k in asked]),
+                                    checker_colours) <= FOREIGN
+            for k, part in zip(asked, np.split(near, np.cumsum([len(lines[k])
+                                                                for k in asked])[:-1])):
+                offs[k] = offs[k] & ~(covers[k] & part)
     reach = max(1, int(diameter / 3))
     # The edges' lines end to end, ``reach`` unset flags between two: a run or a widening
     # cannot cross from one edge into the next, so one pass over all of them finds each

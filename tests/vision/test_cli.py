@@ -25,7 +25,8 @@ def test_read_json_contract(start_frame, capsys):
     path, corners, scene = start_frame
     assert main(["read", str(path), "--corners", corners, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert list(data) == ["colours", "top", "bottom", "bar", "off"]
+    assert list(data) == ["colours", "top", "bottom", "bar", "off", "doubtful"]
+    assert data["doubtful"] == {"top": [], "bottom": []}
     assert sorted(data["colours"]) == ["black", "white"]
     assert len(data["top"]) == len(data["bottom"]) == 12
     assert data["top"][0]["count"] == 5 and data["top"][0]["colour"] == "white"
@@ -96,9 +97,10 @@ def test_read_layered_stacks_on_request(tmp_path, capsys):
 
 
 def test_read_snaps_loosely_clicked_corners(start_frame, capsys):
-    """Corners clicked 4% of the field's width outside the field on its left side, with --snap:
-    the start position reads as with exact corners (how close the snap lands is tested in
-    tests/calibration/test_snap.py)."""
+    """Corners clicked 4% of the field's width inside the field on its left side are snapped
+    by default (``--snap`` says so too): the start position reads as with exact corners (how
+    close the snap lands is tested in tests/calibration/test_snap.py); ``--no-snap`` reads them
+    as given, and misses checkers on the first point."""
     path, exact, scene = start_frame
 
     def counts(corners: str, *extra: str) -> list:
@@ -108,8 +110,10 @@ def test_read_snaps_loosely_clicked_corners(start_frame, capsys):
 
     (tlx, tly), (trx, try_), (brx, bry), (blx, bly) = scene.corners
     off = 0.04 * (trx - tlx)
-    loose = ";".join(f"{x:.1f},{y:.1f}" for x, y in [(tlx - off, tly), (trx, try_), (brx, bry),
-                                                      (blx - off, bly)])
+    loose = ";".join(f"{x:.1f},{y:.1f}" for x, y in [(tlx + off, tly), (trx, try_), (brx, bry),
+                                                      (blx + off, bly)])
     right = counts(exact)
     assert sum(c[1] for c in right if c) == 30
+    assert counts(loose) == right
     assert counts(loose, "--snap") == right
+    assert counts(loose, "--no-snap") != right

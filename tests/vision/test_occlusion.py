@@ -7,9 +7,10 @@ import pytest
 
 from calibration.geometry import BoardGeometry
 from engine.position import Position
-from vision.occlusion import edge_runs, find_occlusion
+from vision.occlusion import LIGHTNESS, band_cover, edge_runs, find_occlusion
 from vision.reader import BoardReader
 from vision.render import RenderOptions, render_board
+from vision.solid import CameraPose
 
 WHITE_BLACK = np.float32([[235, 128, 128], [35, 128, 128]])
 
@@ -75,6 +76,41 @@ def test_short_foreign_runs_at_the_ends_of_two_edges_do_not_join():
         band[0][:, 310:] = (200, 60, 20)
         band[1][:, :10] = (200, 60, 20)
     assert edge_runs(bands, np.zeros((0, 3), np.float32), diameter) == []
+
+
+def test_raised_checker_tops_over_the_far_frame_are_not_an_arm():
+    # Two white checkers at the top edge, seen from the bottom edge's seat: their tops are seen
+    # 12 pixels further up, over both frame bands.  An arm of its own colour there still is one.
+    geometry = BoardGeometry.default(0.88)
+    radius = geometry.checker_radius
+    checkers = [(geometry.column_x(3), radius), (geometry.column_x(4), radius)]
+    tops = np.array([[1.0, 0, 0], [0, 1.0, -12.0], [0, 0, 1]])
+    raised = band_cover(geometry, checkers, radius, tops)
+    across = np.flatnonzero(raised[1][0])  # where the farther band is covered
+    assert len(across) > 2 * radius
+    colours = WHITE_BLACK * np.float32([LIGHTNESS, 1, 1])
+    white = cv2.cvtColor(np.uint8([[[235, 128, 128]]]), cv2.COLOR_LAB2BGR)[0, 0]
+    bands = _plain_bands(geometry.width, geometry.height)
+    for band in bands:
+        band[0][:, across[0]: across[-1] + 1] = white
+    assert edge_runs(bands, np.zeros((0, 3), np.float32), 2 * radius) == ["top"]
+    assert edge_runs(bands, np.zeros((0, 3), np.float32), 2 * radius, raised, colours) == []
+    for band in bands:
+        band[0][:, across[0]: across[-1] + 1] = (200, 60, 20)  # a blue sleeve over them
+    assert edge_runs(bands, np.zeros((0, 3), np.float32), 2 * radius, raised,
+                     colours) == ["top"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("azimuth, edge", [(0.0, "top"), (180.0, "bottom")])
+def test_far_checkers_seen_from_a_seat_are_not_an_arm(azimuth, edge):
+    # The start position photographed from a seat 58 degrees from vertical: the far edge's
+    # checkers' tops stand over the frame beyond it (called an arm on that edge before).
+    options = RenderOptions(seed=1, hard=False, hands=False, solid=True,
+                            pose=CameraPose(58.0, azimuth))
+    scene = render_board(Position.start(), options)
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert not obs.occluded, obs.notes
 
 
 @pytest.mark.slow
