@@ -93,3 +93,13 @@ def test_a_one_with_a_mark_on_its_face_is_no_one(region):
     # A dark stroke, as clear as the pip, a third of the face from it: a digit beside a digit.
     cv2.line(frame, (146, 91), (146, 109), (30, 30, 30), 3)
     assert READER.read(frame, region).dice == ()
+
+
+def test_the_holes_of_a_cubes_eight_are_no_two():
+    # Synthetic scene 4714: the two light holes of a cube's "8" pair up as the white pips of a
+    # two on a dark die (the digit's strokes); the pair is a third of the size of the frame's
+    # dice (a five and a six) on the board.
+    scene = make_scene(4714)
+    dice = READER.read(scene.image, scene.region).dice
+    assert not any(_in_box(d, scene.cube) for d in dice)
+    assert sorted(d.value for d in dice) == sorted(d.value for d in scene.dice)

@@ -9,7 +9,8 @@ or size:
    moments), a contrast and the colour of the face around it.  Pips of a few pixels that
    blur has joined (with each other or the die's rim) into a blob too large for the
    smallest scale are its cores at higher contrast; on a board, so are the rows of pips (a six's
-   column) that blur joins at the scales above, when the cores are round pips alike in a line.
+   column) that blur joins at the scales above, or into one streak at any scale, when the cores
+   are round pips alike in a line (such a row's pips make no face of one to three pips).
 2. **Faces.**  Pips on one face of a die have the same shape (a face is a plane: the
    same foreshortening turns all its round pips into equal ellipses) and lie close
    together *measured in pip radii after undoing that foreshortening*; the face between
@@ -40,8 +41,11 @@ or size:
    evidence of a tilt: its top's pips (when
    large enough to show their shape) or its top's outline (four to six pips, whose centres
    are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
-   face shown more than the slant allows (its pips seen more roundly, or, too small for
-   that, as large as the top's).  A small die whose outline can be measured but does not
+   face shown more than the slant allows (its layout of two or more pips seen more open across
+   its edge with the top than the slant's sine, measured from the pips' centres; else its pips
+   seen more roundly, or, too small for that, as large as the top's; a side face whose layout
+   is seen no more open than that shows only slivers, whose shapes blur rounds).  A small die
+   whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
    measured by rays from the pip to where its face's colour ends.  Without the corners the
@@ -57,7 +61,8 @@ or size:
    on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
-   "8", whose strokes pass for a dark die's face), not a die; so is one whose pip is flatter on
+   "8", whose strokes pass for a dark die's face), not a die, and so is a two far smaller than
+   the dice of three or more pips (the two holes of an "8"); so is a one whose pip is flatter on
    the board than a die's top can lean (45 degrees at most: that hole is a triangle or an oval).
    Anywhere, a one's face is plain: a mark as clear as its pip inside it (the "1" beside the dark
    "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one.
@@ -169,6 +174,10 @@ class Pip:
     #: edge; a column of a small six whose other column was missed passes for a three), only
     #: one of four to six, whose layout marks rarely fall into by chance.
     by_an_edge: bool = False
+    #: Split out of a streak, a row of pips blur had joined (:func:`_blobs_in_component`): a column
+    #: of a six.  Like a pip by an edge it makes only a face of four to six pips (the other
+    #: column, missed, would leave a three).
+    in_a_row: bool = False
 
     def clarity(self, grey: float, spread: float) -> float:
         """How far the pip stands out from a face of that grey level and spread (+8 grey levels)."""
@@ -242,7 +251,9 @@ class ReaderSettings:
     #: Dice of a set are the same size: on a board, a one whose face (its outline found by rays from
     #: the pip) is under this fraction of the median edge of the frame's dice of two or more pips,
     #: both measured on the board's plane, is a mark (the light hole of a doubling cube's "4", "6"
-    #: or "8", a third of a die's size), not a die.
+    #: or "8", a third of a die's size), not a die; so is a two under this fraction of the median
+    #: edge of the dice of three or more pips (the two holes of an "8").  Over the development
+    #: board frames the twos measured 0.68 of those dice or more, the holes of an "8" 0.32.
     min_one_size_ratio: float = 0.5
 
 
@@ -354,7 +365,8 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
             for i in np.flatnonzero(wanted).tolist():
                 x, y, bw, bh, area = stats[i].tolist()
                 ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
-                blobs = _blobs_in_component(xs + x, ys + y, diff, polarity)
+                blobs = _blobs_in_component(xs + x, ys + y, diff, polarity,
+                                            0.8 * k if big[i] and split_joined else None)
                 if big[i]:
                     # Pips of a few pixels lie closer together than the smallest kernel: their
                     # halos join them (and the die's rim) into a component too large for it, whose
@@ -372,8 +384,9 @@ def find_pips(frame: np.ndarray, mask: np.ndarray | None = None,
                 _describe_surroundings(bgr, grey, pip, labels, label, full=False, unowned=0)
                 score = abs(pip.face_grey - pip.pip_grey) / (pip.face_spread + 8.0)
                 candidates.append((score, pip, xs, ys))
-    # Where candidates of several scales overlap, keep the one that looks most like a pip.
-    candidates.sort(key=lambda c: -c[0])
+    # Where candidates of several scales overlap, keep the one that looks most like a pip (a pip
+    # split out of a streak only where no scale found it by itself: its core is a pip's middle).
+    candidates.sort(key=lambda c: (c[1].in_a_row, -c[0]))
     accepted: list[Pip] = []
     taken = np.full((h, w), -1, np.int32)
     for score, pip, xs, ys in candidates:
@@ -507,10 +520,17 @@ def _pip_shape(xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
     return cov
 
 
-def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
-                        polarity: int) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
+def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray, polarity: int,
+                        largest: float | None = None) -> list[tuple[Pip, np.ndarray, np.ndarray]]:
     """The pips in one thresholded component: its core, or, when blur has joined pips, the parts
-    its core splits into at higher contrast levels."""
+    its core splits into at higher contrast levels.
+
+    ``largest``: a pip's greatest extent (pixels) at this scale (given on a board, see
+    ``find_pips(split_joined)``).  A single core wider than that may be pips joined by blur (a
+    small six's column, turned, whose pips blur joins into one streak that is still a filled
+    ellipse at half the peak): its parts at the higher levels are its pips when they are a row of
+    pips alike (:func:`_joined_pips`)."""
+    joined, streak = False, None
     strength = diff[ys, xs]
     peak = float(strength.max())
     for level in (0.5, 0.65, 0.8):
@@ -540,9 +560,26 @@ def _blobs_in_component(xs: np.ndarray, ys: np.ndarray, diff: np.ndarray,
                 found.append((Pip(float(px.sum()) / len(px), float(py.sum()) / len(py), cov, len(px), polarity,
                                   contrast), px, py))
         if n == 2 and found:
-            return found                 # one round core: a pip
+            if not joined and (largest is None or max(np.ptp(cx), np.ptp(cy)) + 1 <= largest):
+                return found             # one round core: a pip
+            if not joined:
+                streak = (cx, cy)        # a streak: pips joined by blur, or a mark
+            joined = True
+            continue
         if n > 2 and len(found) >= 2:
-            return found                 # joined pips, now apart
+            if not joined:
+                return found             # joined pips, now apart
+            # Each of a streak's pips covers the streak's pixels nearest to its core (they are
+            # no mark beside it).
+            found = _joined_pips(found)
+            if not found:
+                return []
+            sx, sy = streak
+            middles = np.array([pip.xy for pip, _, _ in found])
+            nearest = np.argmin(np.hypot(sx[:, None] - middles[None, :, 0], sy[:, None] - middles[None, :, 1]), axis=1)
+            for pip, _, _ in found:
+                pip.in_a_row = True
+            return [(pip, sx[nearest == j], sy[nearest == j]) for j, (pip, _, _) in enumerate(found)]
     return []
 
 
@@ -893,7 +930,7 @@ def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -
     typical = float(np.median([field_.pips[i].radius for i in members]))
     members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
     pips = [field_.pips[i] for i in members]
-    if not 1 <= len(pips) <= 6 or (len(pips) <= 3 and any(p.by_an_edge for p in pips)):
+    if not 1 <= len(pips) <= 6 or (len(pips) <= 3 and any(p.by_an_edge or p.in_a_row for p in pips)):
         return None
     metric = np.mean(_pip_metrics(pips), axis=0)
     origin = np.mean([p.xy for p in pips], axis=0)
@@ -1540,6 +1577,62 @@ def _outline_squareness(face: Face, reference: Callable[[np.ndarray], np.ndarray
     return math.sqrt(max(vals[0], 0.0) / max(vals[1], 1e-12))
 
 
+def _side_face_opening(field_: PipField, side: Face, top: Face) -> float | None:
+    """How open a side face of two or more pips is seen across the edge it shares with its die's
+    top: the extent of its pips' layout along the way from the top's centre to its own over the
+    extent across (a face seen head on: 1; a flat die's side seen from straight above: 0), or
+    ``None`` when the face does not look like one foreshortened across that edge.
+
+    The side faces of a die lying flat are seen no more open than the camera's slant (its sine)
+    allows; a cocked die tilted 20 degrees or more shows one at least sin 20 = 0.34 open.  The
+    pips' centres (found to a fraction of a pixel) measure it where the pips' own shapes cannot:
+    a side face's pips are slivers of a pixel or two, which blur makes look rounder than they are,
+    and a one on top is often drawn with a larger pip than the side's, so their sizes do not
+    compare either.  A side face is foreshortened along that way, so its pips are too: a "side
+    face" whose pips are no narrower along it than across (pips of the top's own plane grouped
+    apart from it, as a six's column beside a lone pip) or whose layout is longer along it than
+    across is no side face seen at a slant.
+
+    >>> def face(points, value, cov):
+    ...     pips = [Pip(x, y, np.array(cov, float), 9, 1, 60.0) for x, y in points]
+    ...     return pips, Face(list(range(len(pips))), value, np.mean(points, axis=0), np.zeros((4, 2)), 0.0, 1, np.eye(2))
+    >>> pips, side = face([(23.0, -5.0), (26.0, 0.0), (29.0, 5.0)], 3, [[0.6, 0.0], [0.0, 2.2]])   # 6 px deep, 10 long
+    >>> top = Face([3], 1, np.zeros(2), np.zeros((4, 2)), 0.0, 1, np.eye(2))
+    >>> round(_side_face_opening(PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), side, top), 2)
+    0.6
+    >>> pips, side = face([(23.0, -5.0), (26.0, 0.0), (29.0, 5.0)], 3, [[2.2, 0.0], [0.0, 2.2]])   # round pips
+    >>> _side_face_opening(PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), side, top) is None
+    True
+    """
+    if side.value < 2:
+        return None
+    way = side.centre - top.centre
+    length = float(np.linalg.norm(way))
+    if length < 1e-6:
+        return None
+    along = way / length
+    across = np.array([-along[1], along[0]])
+    pips = [field_.pips[i] for i in side.pips]
+    centres = np.array([p.xy for p in pips])
+    extent_across = float(np.ptp(centres @ across))
+    if extent_across < 1e-6:
+        return None
+    opening = float(np.ptp(centres @ along)) / extent_across
+    narrowing = float(np.median([math.sqrt((along @ p.cov @ along) / max(float(across @ p.cov @ across), 1e-9))
+                                 for p in pips]))
+    if opening > 1.0 or narrowing > SIDE_PIPS_NARROWER:
+        return None
+    return opening
+
+
+#: A side face's pips are narrower along the way from its die's top than across by this much at
+#: least (:func:`_side_face_opening`; blur rounds the slivers of a face seen at a slant).
+SIDE_PIPS_NARROWER = 0.85
+#: On a board, a side face seen more open than the camera's slant allows (its sine) by this much
+#: shows a cocked die (:func:`_side_face_opening`).
+SIDE_OPENING_MARGIN = 0.2
+
+
 def _outline_tolerance(face: Face) -> float:
     """How far from square a flat face's measured outline may be: a few percent for the
     layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
@@ -1621,7 +1714,7 @@ def _join_small_tops(groups: list[list[Face]]) -> list[list[Face]]:
 
 def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
                         reference: Callable[[np.ndarray], np.ndarray] | None) -> list[Die]:
-    """The dice less the ones far smaller, on the board, than the frame's dice of two or more pips.
+    """The dice less the ones (and twos) far smaller, on the board, than the frame's other dice.
 
     Dice of a set are the same size, so their tops are the same size on the board's plane
     (``reference``: point -> the board's metric there, which undoes the perspective; a table
@@ -1632,7 +1725,10 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     like its face; but that "face" is a few stroke widths across, about a third of the cube's
     face, and the cube is larger than the dice.  Dice of two or more pips have their size
     measured by their layout, so they are the reference; without one nothing is dropped.  A
-    cocked die's top counts as well (a tilt foreshortens it, it does not halve it).
+    cocked die's top counts as well (a tilt foreshortens it, it does not halve it).  A two is
+    dropped too when far smaller than the dice of three or more pips: any pair of marks alike
+    fits a two's layout (the two light holes of a cube's "8"), while marks rarely fall into
+    three or more pips' layouts by chance.
 
     >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
     >>> def top(value, edge):
@@ -1646,6 +1742,9 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     3
     >>> len(_without_small_ones(dice[:1], tops[:1], 0.5, flat_board))  # no die to compare with
     1
+    >>> eight = [Die(0, 0, 2, 0.9, False, 11.0), Die(50, 0, 5, 0.9, False, 34.0)]   # the holes of an "8"
+    >>> [d.value for d in _without_small_ones(eight, [top(2, 11), top(5, 34)], 0.5, flat_board)]
+    [5]
     """
     if reference is None:
         return dice
@@ -1660,7 +1759,12 @@ def _without_small_ones(dice: list[Die], tops: list[Face], min_ratio: float,
     if not measured:
         return dice
     smallest = min_ratio * float(np.median(measured))
-    return [die for die, top, size in zip(dice, tops, sizes) if top.value >= 2 or size >= smallest]
+    # A two's pips are any pair of marks alike (the two light holes of a cube's "8"): it is sized
+    # against the dice of three or more pips, whose layouts marks rarely fall into.
+    laid_out = [size for size, top in zip(sizes, tops) if top.value >= 3]
+    smallest_two = min_ratio * float(np.median(laid_out)) if laid_out else 0.0
+    return [die for die, top, size in zip(dice, tops, sizes)
+            if top.value >= 3 or size >= (smallest_two if top.value == 2 else smallest)]
 
 
 #: Focal lengths of plausible lenses, as shares of the frame's longer side (a phone's wide lens
@@ -1882,15 +1986,26 @@ class DiceReader:
             # (Without the board's slant, a side face whose pips are too small to show their shape
             # is no sign of a tilt either way, as in _side_ratio.  On a board, nor is a side face
             # of one pip compared by area: a one's pip is often drawn larger than the others.)
-            side_ratio = max([self._side_ratio(field_, top, foreign, away)] +
-                             [_seen_as_squarely(f, top) for f in group[1:]
-                              if not _toward(f.centre - top.centre, away)
-                              and (f.radius >= 2.5 if references is None
-                                   else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
+            def side_ratio_without(shut: list[Face]) -> float:
+                """The side ratio, the faces ``shut`` (and their pips) aside."""
+                return max([self._side_ratio(field_, top, foreign.union(*(f.pips for f in shut)), away)] +
+                           [_seen_as_squarely(f, top) for f in group[1:]
+                            if not _toward(f.centre - top.centre, away) and all(f is not g for g in shut)
+                            and (f.radius >= 2.5 if references is None
+                                 else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
+
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
                 view = math.acos(min(1.0, math.sqrt(vals[0] / vals[1])))  # camera's slant to the board here
+                # A side face's layout shows how open it is seen, from its pips' centres alone: more
+                # than the slant allows, the die is cocked; no more, its pips' shapes (slivers that
+                # blur rounds) and sizes are no evidence of a tilt.
+                openings = [(f, _side_face_opening(field_, f, top)) for f in group[1:]]
+                opening = max([0.0] + [o for _, o in openings if o is not None])
+                shut = [f for f, o in openings if o is not None and o <= math.sin(view) + SIDE_OPENING_MARGIN]
+                side_ratio = side_ratio_without(shut)
+                foreign_or_shut = foreign.union(*(f.pips for f in shut))
                 # Only positive evidence makes a die cocked.  A flat die's top is parallel to the
                 # board: its pips' ellipses and its outline fit the board's foreshortening here
                 # (ellipses of pips under ~2.5 px are too coarse for that: a round pip of two pixels
@@ -1905,7 +2020,9 @@ class DiceReader:
                 tilted = (measurable and self._squareness(top, reference) < settings.cocked_axis_ratio) \
                     or (outline is not None and outline < settings.cocked_outline_ratio - tolerance) \
                     or side_ratio > math.tan(view) + settings.cocked_side_margin
-                cocked = tilted or self._side_pips(field_, top, foreign, math.sin(view) + settings.cocked_side_margin)
+                tilted = tilted or opening > math.sin(view) + SIDE_OPENING_MARGIN
+                cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
+                                                   math.sin(view) + settings.cocked_side_margin)
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
@@ -1940,7 +2057,7 @@ class DiceReader:
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
-                cocked = tilted = side_ratio > settings.cocked_side_ratio
+                cocked = tilted = side_ratio_without([]) > settings.cocked_side_ratio
                 judgeable = True
             if _value_hidden_by_border(top, frame.shape[:2]):
                 continue  # only part of its face is in view, and another value would show that part
