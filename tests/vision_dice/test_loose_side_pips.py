@@ -33,6 +33,15 @@ SPLIT_SIDE_FACES = [
     (3, "ivory", 32, 0.8, 0, 25, 3044),
     (3, "white_red_pips", 32, 0.8, 0, 25, 3076),
 ]
+#: Cocked dice of four to six pips whose side face turned up shows its middle pip alone (the rest
+#: too faint or not there), same fields.
+LONE_SIDE_PIPS = [
+    (4, "white", 38, 0.5, 0, 20, 4016),
+    (4, "black", 38, 0.8, 100, 20, 4119),
+    (5, "white", 32, 0.8, 0, 25, 5012),
+    (5, "black", 44, 0.8, 0, 25, 5124),
+    (5, "red", 32, 0.5, 60, 25, 5138),
+]
 
 
 def _die_on_wood(value: int, style: str, size_px: float, blur: float, turn_deg: float, tilt_deg: float | None,
@@ -45,7 +54,7 @@ def _die_on_wood(value: int, style: str, size_px: float, blur: float, turn_deg: 
 
 def test_a_cocked_die_whose_side_face_is_found_in_pieces_is_not_read():
     read = []
-    for value, style, size, blur, turn, tilt, seed in SPLIT_SIDE_FACES:
+    for value, style, size, blur, turn, tilt, seed in SPLIT_SIDE_FACES + LONE_SIDE_PIPS:
         dice = READER.read(_die_on_wood(value, style, size, blur, turn, tilt, seed), REGION).dice
         if any(d.value is not None for d in dice):
             read.append((value, style, size, blur, turn, tilt, seed, dice))
@@ -54,7 +63,7 @@ def test_a_cocked_die_whose_side_face_is_found_in_pieces_is_not_read():
 
 def test_the_same_dice_lying_flat_are_read():
     wrong = []
-    for value, style, size, blur, turn, _, seed in SPLIT_SIDE_FACES:
+    for value, style, size, blur, turn, _, seed in SPLIT_SIDE_FACES + LONE_SIDE_PIPS:
         dice = READER.read(_die_on_wood(value, style, size, blur, turn, None, seed), REGION).dice
         if [(d.value, d.cocked) for d in dice] != [(value, False)]:
             wrong.append((value, style, size, blur, turn, seed, dice))
@@ -82,4 +91,25 @@ def test_the_measure_itself():
     assert _loose_side_opening(field_, top, {1, 2, 3}) == 0.0
     # Pips on two sides of the top are no one side face.
     field_, top = _field([(14.0, 0.0), (0.0, 16.0)])
+    assert _loose_side_opening(field_, top, set()) == 0.0
+
+
+def test_a_lone_side_pip_by_the_middle_of_a_fours_edge():
+    # A four's top (pips 6 px from its centre, its edge 24 px) and a sliver 4 px beyond its right
+    # edge's middle: the side face's middle pip, its face seen 2 x 4 / 24 = 0.33 open.
+    def four_and(points: list[tuple[float, float]], sliver: np.ndarray) -> tuple[PipField, Face]:
+        pips = [Pip(x, y, np.eye(2) * 2.0, 9, 1, 60.0) for x, y in ((-6, -6), (6, -6), (6, 6), (-6, 6))]
+        pips += [Pip(x, y, sliver, 6, 1, 60.0) for x, y in points]
+        corners = np.array([(-12.0, -12.0), (12.0, -12.0), (12.0, 12.0), (-12.0, 12.0)])
+        top = Face([0, 1, 2, 3], 4, np.zeros(2), corners, 0.0, 1, np.eye(2), 1.4, 2.8, 1.0)
+        return PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), top
+
+    narrow = np.array([[0.3, 0.0], [0.0, 1.5]])        # narrow across the edge, a pip's length along it
+    field_, top = four_and([(16.0, 0.5)], narrow)
+    assert round(_loose_side_opening(field_, top, set()), 2) == 0.33
+    # By a corner it may be a pip of a side two, four or six, at any depth: no measure.
+    field_, top = four_and([(16.0, 8.0)], narrow)
+    assert _loose_side_opening(field_, top, set()) == 0.0
+    # A streak along the edge (slivers blur joined) is no side face's pip.
+    field_, top = four_and([(16.0, 0.5)], np.array([[0.3, 0.0], [0.0, 12.0]]))
     assert _loose_side_opening(field_, top, set()) == 0.0

@@ -43,8 +43,9 @@ or size:
    are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
    face shown more than the slant allows (its layout of two or more pips seen more open across
    its edge with the top than the slant's sine, measured from the pips' centres, whether the pips
-   beside the top on one side of it were grouped as a face or found in pieces; else its pips
-   seen more roundly, or, too small for that, as large as the top's; a side face whose layout
+   beside the top on one side of it were grouped as a face or found in pieces, or from a lone
+   side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
+   pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
@@ -1632,14 +1633,26 @@ def _opening_along(pips: Sequence[Pip], along: np.ndarray) -> float | None:
     return opening
 
 
+#: A lone pip beside a top of four to six pips whose place along the top's nearest edge is this
+#: close to the edge's middle (a fraction of the edge) is taken for a side face's middle pip
+#: (:func:`_loose_side_opening`).
+LONE_SIDE_PIP_MIDDLE = 0.15
+#: ... if it is no longer along that edge than this many of the top's pips (a side face's pip is
+#: a top pip foreshortened across the edge; a longer streak is a row of slivers blur joined).
+LONE_SIDE_PIP_LENGTH = 1.5
+
+
 def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> float:
     """How open a side face beside a top is seen, from all the pips found beside the top, grouped
     into faces or not (a side face's pips, dimmer than the top's and foreshortened, are often
     found but not grouped as that face: a side three as three lone pips, a side six's rows as a
     "three" and two lone pips): the largest opening (:func:`_opening_along`) of the pips beside the
     top that lie on one side of it (within 45 degrees of each other seen from its centre), across
-    the top's edge nearest them.  0 when no two such pips are seen.  Pips in ``excluded`` (other
-    dice's, faces that are no side faces) are left out.
+    the top's edge nearest them.  Beside a top of four to six pips (its outline fitted from its
+    layout), a lone pip by the middle of its edge is a side face's middle pip (of a one, three or
+    five): it lies half the side face's depth beyond the edge, so twice its distance beyond the
+    edge over the edge is the face's opening.  0 when no such pips are seen.  Pips in
+    ``excluded`` (other dice's, faces that are no side faces) are left out.
 
     A flat die's side faces show only as a band as wide as the camera's slant allows along the
     top's outline: pips found there lie in a row along it, and their layout is seen no more
@@ -1664,8 +1677,6 @@ def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> floa
         if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
             continue
         beside.append(index)
-    if len(beside) < 2:
-        return 0.0
     ways = {i: (field_.pips[i].xy - centre) / max(float(np.linalg.norm(field_.pips[i].xy - centre)), 1e-9)
             for i in beside}
     # A side face is foreshortened across the top's edge it shares: along the normal of the top's
@@ -1677,6 +1688,26 @@ def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> floa
             normal = np.array([edge_vector[1], -edge_vector[0]]) / max(float(np.linalg.norm(edge_vector)), 1e-9)
             normals.append(normal if normal @ (top.corners[k] - centre) > 0 else -normal)
     best = 0.0
+    if top.value >= 4:
+        # A top of four to six pips has its outline where its layout puts it (an affine fit):
+        # a lone pip beside the middle of its edge is a side face's middle pip (of a one, three
+        # or five), which lies half the side face's depth (edge x sine of its opening) beyond it.
+        for i in beside:
+            pip = field_.pips[i]
+            k = max(range(4), key=lambda k: float(normals[k] @ (pip.xy - centre)))
+            start, end = top.corners[k], top.corners[(k + 1) % 4]
+            length = max(float(np.linalg.norm(end - start)), 1e-9)
+            middle = 0.5 * (start + end)
+            if abs(float((pip.xy - middle) @ (end - start))) / length ** 2 > LONE_SIDE_PIP_MIDDLE:
+                continue
+            along, across = normals[k], (end - start) / length
+            if math.sqrt((along @ pip.cov @ along) / max(float(across @ pip.cov @ across), 1e-9)) > SIDE_PIPS_NARROWER:
+                continue   # no narrower along the way from the top than across: no side face's pip
+            if math.sqrt(float(across @ pip.cov @ across)) > 0.5 * LONE_SIDE_PIP_LENGTH * top.radius:
+                continue   # longer along the edge than a pip of the top: a row of slivers blur joined
+            best = max(best, 2.0 * float((pip.xy - middle) @ normals[k]) / length)
+    if len(beside) < 2:
+        return best
     for seed in beside:
         together = [i for i in beside if ways[i] @ ways[seed] >= math.cos(math.radians(45.0))]
         if len(together) < 2:
