@@ -42,8 +42,10 @@ or size:
    large enough to show their shape) or its top's outline (four to six pips, whose centres
    are found to a fraction of a pixel) not fitting a face parallel to the board, or a side
    face shown more than the slant allows (its layout of two or more pips seen more open across
-   its edge with the top than the slant's sine, measured from the pips' centres; else its pips
-   seen more roundly, or, too small for that, as large as the top's; a side face whose layout
+   its edge with the top than the slant's sine, measured from the pips' centres, whether the pips
+   beside the top on one side of it were grouped as a face or found in pieces, or from a lone
+   side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
+   pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
@@ -1610,9 +1612,15 @@ def _side_face_opening(field_: PipField, side: Face, top: Face) -> float | None:
     length = float(np.linalg.norm(way))
     if length < 1e-6:
         return None
-    along = way / length
+    return _opening_along([field_.pips[i] for i in side.pips], way / length)
+
+
+def _opening_along(pips: Sequence[Pip], along: np.ndarray) -> float | None:
+    """The extent of the pips' centres along the unit vector ``along`` over their extent across
+    it, or ``None`` when they do not look like a face's pips foreshortened along it (their shapes
+    no narrower along it than across, by :data:`SIDE_PIPS_NARROWER`, or a layout longer along it
+    than across): how open a side face is seen from its die's top (:func:`_side_face_opening`)."""
     across = np.array([-along[1], along[0]])
-    pips = [field_.pips[i] for i in side.pips]
     centres = np.array([p.xy for p in pips])
     extent_across = float(np.ptp(centres @ across))
     if extent_across < 1e-6:
@@ -1623,6 +1631,98 @@ def _side_face_opening(field_: PipField, side: Face, top: Face) -> float | None:
     if opening > 1.0 or narrowing > SIDE_PIPS_NARROWER:
         return None
     return opening
+
+
+#: A lone pip beside a top of four to six pips whose place along the top's nearest edge is this
+#: close to the edge's middle (a fraction of the edge) is taken for a side face's middle pip
+#: (:func:`_loose_side_opening`).
+LONE_SIDE_PIP_MIDDLE = 0.15
+#: ... if it is no longer along that edge than this many of the top's pips (a side face's pip is
+#: a top pip foreshortened across the edge; a longer streak is a row of slivers blur joined).
+LONE_SIDE_PIP_LENGTH = 1.5
+
+
+def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> float:
+    """How open a side face beside a top is seen, from all the pips found beside the top, grouped
+    into faces or not (a side face's pips, dimmer than the top's and foreshortened, are often
+    found but not grouped as that face: a side three as three lone pips, a side six's rows as a
+    "three" and two lone pips): the largest opening (:func:`_opening_along`) of the pips beside the
+    top that lie on one side of it (within 45 degrees of each other seen from its centre), across
+    the top's edge nearest them.  Beside a top of four to six pips (its outline fitted from its
+    layout), a lone pip by the middle of its edge is a side face's middle pip (of a one, three or
+    five): it lies half the side face's depth beyond the edge, so twice its distance beyond the
+    edge over the edge is the face's opening.  0 when no such pips are seen.  Pips in
+    ``excluded`` (other dice's, faces that are no side faces) are left out.
+
+    A flat die's side faces show only as a band as wide as the camera's slant allows along the
+    top's outline: pips found there lie in a row along it, and their layout is seen no more
+    open than the slant's sine.  A cocked die's side face is seen open by its tilt's sine.
+
+    >>> def pip(x, y):
+    ...     return Pip(x, y, np.array([[0.5, 0.0], [0.0, 2.0]]), 6, 1, 60.0)
+    >>> pips = [Pip(0.0, 0.0, np.eye(2) * 4.0, 12, 1, 60.0), pip(14.0, -5.0), pip(16.0, 0.0), pip(18.0, 5.0)]
+    >>> corners = np.array([(-12.0, -12.0), (12.0, -12.0), (12.0, 12.0), (-12.0, 12.0)])
+    >>> top = Face([0], 1, np.zeros(2), corners, 0.0, 1, np.eye(2), 2.0, 2.0, 1.0)
+    >>> round(_loose_side_opening(PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1)), top, set()), 2)
+    0.4
+    """
+    centre, edge = top.centre, top.edge_px
+    polygon = (centre + 1.08 * (top.corners - centre)).astype(np.float32)
+    beside = []
+    for index, pip in enumerate(field_.pips):
+        if index in excluded or index in top.pips or pip.polarity != top.polarity:
+            continue
+        if np.linalg.norm(pip.xy - centre) > 0.9 * edge or pip.radius > 1.6 * top.radius:
+            continue
+        if cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
+            continue
+        beside.append(index)
+    ways = {i: (field_.pips[i].xy - centre) / max(float(np.linalg.norm(field_.pips[i].xy - centre)), 1e-9)
+            for i in beside}
+    # A side face is foreshortened across the top's edge it shares: along the normal of the top's
+    # nearest edge (a one's outline is only a guess: along the way its pips are narrowest).
+    normals = []
+    if top.value > 1:
+        for k in range(4):
+            edge_vector = top.corners[(k + 1) % 4] - top.corners[k]
+            normal = np.array([edge_vector[1], -edge_vector[0]]) / max(float(np.linalg.norm(edge_vector)), 1e-9)
+            normals.append(normal if normal @ (top.corners[k] - centre) > 0 else -normal)
+    best = 0.0
+    if top.value >= 4:
+        # A top of four to six pips has its outline where its layout puts it (an affine fit):
+        # a lone pip beside the middle of its edge is a side face's middle pip (of a one, three
+        # or five), which lies half the side face's depth (edge x sine of its opening) beyond it.
+        for i in beside:
+            pip = field_.pips[i]
+            k = max(range(4), key=lambda k: float(normals[k] @ (pip.xy - centre)))
+            start, end = top.corners[k], top.corners[(k + 1) % 4]
+            length = max(float(np.linalg.norm(end - start)), 1e-9)
+            middle = 0.5 * (start + end)
+            if abs(float((pip.xy - middle) @ (end - start))) / length ** 2 > LONE_SIDE_PIP_MIDDLE:
+                continue
+            along, across = normals[k], (end - start) / length
+            if math.sqrt((along @ pip.cov @ along) / max(float(across @ pip.cov @ across), 1e-9)) > SIDE_PIPS_NARROWER:
+                continue   # no narrower along the way from the top than across: no side face's pip
+            if math.sqrt(float(across @ pip.cov @ across)) > 0.5 * LONE_SIDE_PIP_LENGTH * top.radius:
+                continue   # longer along the edge than a pip of the top: a row of slivers blur joined
+            best = max(best, 2.0 * float((pip.xy - middle) @ normals[k]) / length)
+    if len(beside) < 2:
+        return best
+    for seed in beside:
+        together = [i for i in beside if ways[i] @ ways[seed] >= math.cos(math.radians(45.0))]
+        if len(together) < 2:
+            continue
+        pips = [field_.pips[i] for i in together]
+        way = np.mean([p.xy for p in pips], axis=0) - centre
+        if normals:
+            along = max(normals, key=lambda n: float(n @ way))
+        else:
+            along = np.linalg.eigh(sum(p.cov for p in pips))[1][:, 0]   # the way the pips are narrowest
+            along = along if along @ way >= 0 else -along
+        opening = _opening_along(pips, along)
+        if opening is not None:
+            best = max(best, opening)
+    return best
 
 
 #: A side face's pips are narrower along the way from its die's top than across by this much at
@@ -2021,6 +2121,11 @@ class DiceReader:
                     or (outline is not None and outline < settings.cocked_outline_ratio - tolerance) \
                     or side_ratio > math.tan(view) + settings.cocked_side_margin
                 tilted = tilted or opening > math.sin(view) + SIDE_OPENING_MARGIN
+                # A side face's pips found but not grouped as one face (dim, foreshortened: a
+                # side six's rows as a "three" and two lone pips) tell the same from their centres
+                # together.  (A "side face" that is no face seen at a slant is no side face.)
+                not_sides = foreign.union(*(f.pips for f, o in openings if o is None and f.value > 1))
+                tilted = tilted or _loose_side_opening(field_, top, not_sides) > math.sin(view) + SIDE_OPENING_MARGIN
                 cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
                                                    math.sin(view) + settings.cocked_side_margin)
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
