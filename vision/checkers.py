@@ -1653,20 +1653,27 @@ def _with_off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: 
 
     A stack about half a point width off lies between two axes; when the column on its other
     side is empty too, the stack is given to the column for which the quarter's fit moves the
-    columns least (corners are off by a little, not by a whole point).
+    columns least (corners are off by a little, not by a whole point).  Both columns are
+    tried whichever of them found it, and a stack both found counts once
+    (:func:`_one_stack_each`).
     """
     measured_candidates, measured_chains = dict(candidates), dict(chains)
     width = geometry.point_width
+    found = _one_stack_each(found, scorer.radius)
     for (row, column), (cand, chain) in found.items():
         x = float(np.median(cand.px[chain[0]]))
         # The column whose search found the stack is always a candidate (it is the owner when
         # no other is tried): the lateral offsets may have carried the stack a little beyond
         # half a point width of its axis, and leaving the column out then handed the stack to
-        # its neighbour untried.
+        # its neighbour untried.  So is the neighbour it lies toward, however far past half a
+        # point width from that axis the offsets put it: a stack about half a point off lies
+        # between the two axes, and which of them it is nearer to by a pixel or two says
+        # nothing (real start-red-black seen from a seat: 11.1 and 13.6 pixels).
+        toward = column + (1 if x > centres[row, column] else -1)
         owners = [(row, n) for n in (column - 1, column, column + 1)
-                  if n == column or ((row, n) in centres and not chains[row, n][0]
-                                     and n // 6 == column // 6 and (row, n) not in found
-                                     and abs(x - centres[row, n]) <= SHIFT_SEARCH * width + 1.0)]
+                  if n == column or (n == toward and (row, n) in centres
+                                     and not chains[row, n][0] and n // 6 == column // 6
+                                     and (row, n) not in found)]
         quarter = range(0, 6) if column < 6 else range(6, 12)
         best_cost, best_owner = None, (row, column)
         for owner in owners:
@@ -1688,6 +1695,31 @@ def _with_off_axis_stacks(scorer: RingScorer, geometry: BoardGeometry, centres: 
                 best_cost, best_owner = cost, owner
         measured_candidates[best_owner], measured_chains[best_owner] = cand, chain
     return measured_candidates, measured_chains
+
+
+def _one_stack_each(found: dict, radius: float) -> dict:
+    """The stacks :func:`_off_axis_stacks` found, each once: a stack between two empty axes is
+    found by both columns' searches, and given to each it would be counted twice in the
+    quarter's fit, half a point width to either side, which fits no line (the quarter was then
+    not moved at all).  Two neighbours' stacks whose middles lie within a radius of each other
+    are one stack: the first column's finding stands for it, and :func:`_with_off_axis_stacks`
+    tries it on both columns.
+
+    >>> import types
+    >>> def stack(x): return (types.SimpleNamespace(px=np.array([x, x])), ([0, 1], 0.0))
+    >>> sorted(_one_stack_each({("top", 10): stack(294.0), ("top", 11): stack(295.0),
+    ...                         ("top", 3): stack(80.0)}, 11.4))
+    [('top', 3), ('top', 10)]
+    """
+    kept = dict(found)
+    for (row, column), (cand, chain) in found.items():
+        if (row, column) not in kept or (row, column - 1) not in kept:
+            continue
+        other, other_chain = kept[row, column - 1]
+        if abs(float(np.median(cand.px[chain[0]]))
+               - float(np.median(other.px[other_chain[0]]))) < radius:
+            del kept[row, column]
+    return kept
 
 
 def _shifted_columns(scorer: RingScorer, geometry: BoardGeometry, centres: dict,
