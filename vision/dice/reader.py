@@ -46,7 +46,9 @@ or size:
    beside the top on one side of it were grouped as a face or found in pieces, or from a lone
    side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
    pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
-   is seen no more open than that shows only slivers, whose shapes blur rounds).  A small die
+   is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
+   too faint to find, as a band of the die's colour, shaded, deeper beyond the top's edge than
+   the slant's sine by ``cocked_side_margin``, on a board of another colour).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
@@ -1725,6 +1727,123 @@ def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> floa
     return best
 
 
+def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float:
+    """How deep (a fraction of the top's edge) a band of the die's own colour, shaded, runs on
+    past the top's outline, on the side of the top where it runs deepest: a side face seen as
+    open as that (a flat die's shows no deeper than the camera's slant's sine).
+
+    A side face is the die's colour lit less: its pixels are the top's colour (``face_bgr``)
+    scaled down (``SIDE_BAND_DARKEST`` to ``SIDE_BAND_SHADED`` of it, within ``SIDE_BAND_COLOUR``
+    levels), where a board, its shadow or a checker has another colour.  From each of the top's
+    edges four rays run outward (a quarter and three quarters of a half-edge from its middle:
+    between a side face's pips); on each the band runs on past the top's own colour (a tenth of the
+    edge at most: further, the outline the pips imply is off) while the colour keeps to the shaded
+    die's (gaps of two pixels, a pip's blurred rim, bridged), and must end sharply (two pixels on)
+    on another colour, clearly, within 0.9 of the edge.  An edge's depth is the median of its
+    rays'.  Where rings around the die past its side faces (``SIDE_BAND_BOARD_REACH``) are of the
+    die's shaded colour in places (a checker or point of its colour, its shadow on a board of its
+    colour, another die), the band may be the board's: 0.
+
+    >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)   # an orange board
+    >>> frame[35:65, 35:65] = 225                                   # a white top, 30 px
+    >>> frame[65:75, 35:65] = 120                                   # its side face, 10 px deep
+    >>> corners = np.array([(35.0, 35.0), (65.0, 35.0), (65.0, 65.0), (35.0, 65.0)])
+    >>> top = Face([0], 5, corners.mean(axis=0), corners, 0.0, 1, np.eye(2))
+    >>> round(_side_band_depth(frame, top, np.array([225.0, 225.0, 225.0])), 2)
+    0.33
+    """
+    h, w = bgr.shape[:2]
+    colour = np.asarray(face_bgr, np.float64)
+    norm = float(np.linalg.norm(colour))
+    if norm < 1e-6:
+        return 0.0
+    unit = colour / norm
+
+    def shaded_colour(samples: np.ndarray, darkest: float, brightest: float = 1.1
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Which samples are of the die's colour, ``darkest`` to ``brightest`` of the top's, and
+        how far each is off that colour."""
+        along = samples @ unit
+        residual = np.linalg.norm(samples - np.outer(along, unit), axis=1)
+        return (residual <= SIDE_BAND_COLOUR) & (along >= darkest * norm) & (along <= brightest * norm), residual
+
+    centre = face.corners.mean(axis=0)
+    # Where the board around the die (past where any of its side faces can reach) is of the
+    # die's colour in places (a checker or a point of its colour, its own shadow on a board of
+    # its colour, another die), a band of that colour beside the top may be the board's.
+    edge = float(np.mean([np.linalg.norm(face.corners[k] - face.corners[(k + 1) % 4]) for k in range(4)]))
+    angles = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
+    ring = np.concatenate([centre + reach * edge * np.column_stack([np.cos(angles), np.sin(angles)])
+                           for reach in SIDE_BAND_BOARD_REACH])
+    xi, yi = np.round(ring[:, 0]).astype(int), np.round(ring[:, 1]).astype(int)
+    seen = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+    if np.count_nonzero(seen) < 0.5 * len(ring):
+        return 0.0
+    board_shaded, _ = shaded_colour(bgr[yi[seen], xi[seen]].astype(np.float64), SIDE_BAND_DARKEST)
+    if board_shaded.mean() > SIDE_BAND_BOARD_SHARE:
+        return 0.0
+    best = 0.0
+    for k in range(4):
+        start, end = face.corners[k], face.corners[(k + 1) % 4]
+        length = float(np.linalg.norm(end - start))
+        if length < 4.0:
+            continue
+        edge_vector = end - start
+        normal = np.array([edge_vector[1], -edge_vector[0]]) / length
+        if normal @ (start - centre) < 0:
+            normal = -normal
+        steps = np.arange(0.0, 0.9 * length + 0.5, 0.5)
+        depths = []
+        for offset in (-0.375, -0.125, 0.125, 0.375):
+            origin = 0.5 * (start + end) + offset * edge_vector
+            pts = origin + np.outer(steps, normal)
+            xi = np.round(pts[:, 0]).astype(int)
+            yi = np.round(pts[:, 1]).astype(int)
+            if not ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all():
+                depths.append(0.0)
+                continue
+            samples = bgr[yi, xi].astype(np.float64)
+            # The top's own colour may run on a little past the outline its pips imply; further,
+            # that outline is off (a one's guessed one): no measure.
+            top_colour, _ = shaded_colour(samples, SIDE_BAND_SHADED, 1.1)
+            lead = int(np.argmin(top_colour)) if not top_colour.all() else len(steps)
+            if lead >= len(steps) or steps[lead] > 0.1 * length:
+                depths.append(0.0)
+                continue
+            shade, residual = shaded_colour(samples, SIDE_BAND_DARKEST, SIDE_BAND_SHADED)
+            shade[:lead] = True
+            # The band ends where two pixels running are off its colour (a pip's blurred rim is
+            # bridged), and must end on another colour, clearly (a board of the die's colour, or
+            # its shadow on one, looks just like a side face: no measure there).
+            off = ~shade
+            ends = np.flatnonzero(off[:-4] & off[1:-3] & off[2:-2] & off[3:-1] & off[4:])
+            if not len(ends):
+                depths.append(0.0)
+                continue
+            stop = int(ends[0])
+            beyond = residual[stop:stop + max(3, int(0.15 * length / 0.5))]
+            # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on.
+            # A shadow's soft edge fades off it.)
+            sharp = residual[min(stop + 4, len(residual) - 1)] > 2.0 * SIDE_BAND_COLOUR
+            depths.append(steps[stop] / length if sharp and np.median(beyond) > 2.0 * SIDE_BAND_COLOUR else 0.0)
+        best = max(best, float(np.median(depths)))
+    return best
+
+
+#: A pixel is of a die's shaded colour when it lies within this distance (of BGR levels) of the
+#: die's face colour scaled (:func:`_side_band_depth`).
+SIDE_BAND_COLOUR = 20.0
+#: ... and the band beside a top tells nothing where more than this share of rings around the
+#: die, this many edges from its centre (past its side faces, tilted up to about 40 degrees, and
+#: through its shadow), is of that colour.
+SIDE_BAND_BOARD_SHARE = 0.1
+SIDE_BAND_BOARD_REACH = (1.15, 1.4)
+#: A side face is lit less than its top: no more than this fraction of its brightness ...
+SIDE_BAND_SHADED = 0.9
+#: ... and no less than this (darker, any colour is near every die's colour, shaded).
+SIDE_BAND_DARKEST = 0.35
+
+
 #: A side face's pips are narrower along the way from its die's top than across by this much at
 #: least (:func:`_side_face_opening`; blur rounds the slivers of a face seen at a slant).
 SIDE_PIPS_NARROWER = 0.85
@@ -2128,6 +2247,15 @@ class DiceReader:
                 tilted = tilted or _loose_side_opening(field_, top, not_sides) > math.sin(view) + SIDE_OPENING_MARGIN
                 cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
                                                    math.sin(view) + settings.cocked_side_margin)
+                # A side face whose pips are too faint to find (red pips on a shaded white side)
+                # still shows as a band of the die's colour, shaded, beyond the top's edge, as
+                # deep as the side face is open: a flat die's no deeper than the slant's sine.
+                # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.  A one's
+                # outline is only a guess: the rest of its face, a translucent die's uneven
+                # colour, would pass for a band.)
+                if frame.ndim == 3 and not cocked and top.value > 1:
+                    face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
+                    cocked = _side_band_depth(frame, top, face_bgr) > math.sin(view) + settings.cocked_side_margin
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
