@@ -925,12 +925,17 @@ def _fit_in_metric(pips: Sequence[Pip], origin: np.ndarray, metric: np.ndarray, 
     return error, a, np.linalg.inv(whiten)
 
 
+#: A face's pips are about as clear as each other: a pip of its group less clear than this share
+#: of the clearest is a far face's, seen through a translucent die (:func:`_face_from`).
+FACE_PIP_CONTRAST = 0.55
+
+
 def _face_from(field_: PipField, members: list[int], settings: ReaderSettings) -> Face | None:
     # Pips of one face look alike: drop faint ones (pips of hidden faces seen through a
     # translucent die, glare) and ones of another size.
     contrast = {i: abs(field_.pips[i].face_grey - field_.pips[i].pip_grey) for i in members}
     strongest = max(contrast.values())
-    members = [i for i in members if contrast[i] >= 0.55 * strongest]
+    members = [i for i in members if contrast[i] >= FACE_PIP_CONTRAST * strongest]
     typical = float(np.median([field_.pips[i].radius for i in members]))
     members = [i for i in members if 0.7 * typical - 0.4 <= field_.pips[i].radius <= 1.45 * typical + 0.4]
     pips = [field_.pips[i] for i in members]
@@ -1027,7 +1032,7 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
     faint: set[int] = set()
     for group in _groups(len(field_.pips), [(i, j) for i, j, _ in pairs]):
         strongest = float(contrast[group].max())
-        faint.update(i for i in group if field_.pips[i].by_an_edge and contrast[i] < 0.55 * strongest)
+        faint.update(i for i in group if field_.pips[i].by_an_edge and contrast[i] < FACE_PIP_CONTRAST * strongest)
     if faint:
         pairs = [(i, j, d) for i, j, d in pairs if i not in faint and j not in faint]
     faces: list[Face] = []
@@ -1038,6 +1043,15 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
         face = _face_from(field_, members, settings) if len(members) <= 6 else None
         if face is not None:
             faces.append(face)
+            # A pip of the group as clear as the face's but of another size is no pip of it, yet
+            # may be a face of its own beside it: a cocked one's large pip, linked to its side
+            # face's foreshortened pips, was dropped and the side face read as the top.  (Fainter
+            # pips are a translucent die's far faces seen through it: no face.)
+            strongest = float(contrast[face.pips].max())
+            others = [m for m in members if m not in face.pips and contrast[m] >= FACE_PIP_CONTRAST * strongest]
+            if others:
+                subset = set(others)
+                pending.append((others, [(i, j, d) for i, j, d in links if i in subset and j in subset]))
             continue
         if not links:
             continue
