@@ -1658,6 +1658,22 @@ LONE_SIDE_PIP_MIDDLE = 0.15
 LONE_SIDE_PIP_LENGTH = 1.5
 
 
+def _outward_normals(corners: np.ndarray) -> list[np.ndarray]:
+    """The unit normals of a face's four edges (edge k from corner k to k + 1), each pointing
+    away from the face's middle.
+
+    >>> [n.round(2).tolist() for n in _outward_normals(np.array([(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]))]
+    [[0.0, -1.0], [1.0, -0.0], [0.0, 1.0], [-1.0, -0.0]]
+    """
+    middle = corners.mean(axis=0)
+    normals = []
+    for k in range(4):
+        edge_vector = corners[(k + 1) % 4] - corners[k]
+        normal = np.array([edge_vector[1], -edge_vector[0]]) / max(float(np.linalg.norm(edge_vector)), 1e-9)
+        normals.append(normal if normal @ (corners[k] - middle) > 0 else -normal)
+    return normals
+
+
 def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> float:
     """How open a side face beside a top is seen, from all the pips found beside the top, grouped
     into faces or not (a side face's pips, dimmer than the top's and foreshortened, are often
@@ -1697,12 +1713,7 @@ def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> floa
             for i in beside}
     # A side face is foreshortened across the top's edge it shares: along the normal of the top's
     # nearest edge (a one's outline is only a guess: along the way its pips are narrowest).
-    normals = []
-    if top.value > 1:
-        for k in range(4):
-            edge_vector = top.corners[(k + 1) % 4] - top.corners[k]
-            normal = np.array([edge_vector[1], -edge_vector[0]]) / max(float(np.linalg.norm(edge_vector)), 1e-9)
-            normals.append(normal if normal @ (top.corners[k] - centre) > 0 else -normal)
+    normals = _outward_normals(top.corners) if top.value > 1 else []
     best = 0.0
     if top.value >= 4:
         # A top of four to six pips has its outline where its layout puts it (an affine fit):
@@ -1797,15 +1808,12 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     if board_shaded.mean() > SIDE_BAND_BOARD_SHARE:
         return 0.0
     best = 0.0
-    for k in range(4):
+    for k, normal in enumerate(_outward_normals(face.corners)):
         start, end = face.corners[k], face.corners[(k + 1) % 4]
         length = float(np.linalg.norm(end - start))
         if length < 4.0:
             continue
         edge_vector = end - start
-        normal = np.array([edge_vector[1], -edge_vector[0]]) / length
-        if normal @ (start - centre) < 0:
-            normal = -normal
         steps = np.arange(0.0, 0.9 * length + 0.5, 0.5)
         depths = []
         for offset in (-0.375, -0.125, 0.125, 0.375):
