@@ -74,7 +74,7 @@ import numpy as np
 
 from calibration.geometry import (
     BoardGeometry, Corners, GeometryError, bar_evidence, check_corners, column_median, field_aspect,
-    homography, warp,
+    warp,
 )
 
 #: Below this pattern score a candidate is not taken for a board.
@@ -1388,7 +1388,6 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
             bar = _bar_edges(gx_abs[bar_rows], mx, w, min(0.12, reach_x), rect[bar_rows])
             if bar is None:
                 continue
-            ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}
             xs = {"left": np.arange(0, int(bar[0] - 0.25 * w)),
                   "right": np.arange(int(bar[1] + 0.25 * w), w + 2 * mx)}
             if xs["left"].size == 0 or xs["right"].size == 0:

@@ -38,7 +38,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from calibration.colours import nearest_distance, weighted
+from calibration.colours import nearest_distance
 from calibration.geometry import (
     POINTS_PER_QUARTER, BoardGeometry, Corners, column_median, homography,
     without_fourth_channel,

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from checker_frames import (
-    POINTS_CENTRE as CENTRE, POINTS_COLUMN as COLUMN, POINTS_GEOMETRY as GEOMETRY,
+    POINTS_CENTRE as CENTRE, POINTS_GEOMETRY as GEOMETRY,
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
