@@ -274,7 +274,7 @@ def _quads_from_sides(polygon: np.ndarray, min_area: float, size: tuple[int, int
         if any(abs(float(a[0] * b[1] - a[1] * b[0])) < MIN_CORNER_SINE
                for a, b in zip(directions[-1:] + directions[:-1], directions)):
             continue
-        quad = np.array([_intersect(lines[k - 1], lines[k]) for k in range(4)], np.float64)
+        quad = np.array([line_intersection(lines[k - 1], lines[k]) for k in range(4)], np.float64)
         if not np.isfinite(quad).all() or (quad < -reach).any() or \
                 (quad[:, 0] > w + reach).any() or (quad[:, 1] > h + reach).any():
             continue
@@ -1000,8 +1000,8 @@ def _short_side_repairs(frame: np.ndarray, corners: np.ndarray, names: list[str]
     repairs = []
     for left in choices["left"]:
         for right in choices["right"]:
-            found = [_intersect(left, top), _intersect(top, right), _intersect(right, bottom),
-                     _intersect(bottom, left)]
+            found = [line_intersection(left, top), line_intersection(top, right),
+                     line_intersection(right, bottom), line_intersection(bottom, left)]
             repairs.append(cv2.perspectiveTransform(np.float32(found)[None], inverse)[0]
                            .astype(np.float64))
     return repairs
@@ -1413,7 +1413,7 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
                                               mx + w - bar[1]) / 6)
                 if edge is not None:
                     sides[name] = edge
-        found = [_intersect(sides[a], sides[b]) for a, b in
+        found = [line_intersection(sides[a], sides[b]) for a, b in
                  (("left", "top"), ("top", "right"), ("right", "bottom"), ("bottom", "left"))]
         back = cv2.perspectiveTransform(np.float32(found)[None], np.linalg.inv(matrix))[0]
         corners = back.astype(np.float64)
@@ -1453,7 +1453,13 @@ def _comb_edge(rect: np.ndarray, gx: np.ndarray, w: int, h: int, mx: int, my: in
     return chosen
 
 
-def _intersect(a: tuple, b: tuple) -> tuple[float, float]:
+def line_intersection(a: tuple, b: tuple) -> tuple[float, float]:
+    """Where the line through the two points ``a`` meets the line through the two points ``b``
+    (the middle of ``a``'s second and ``b``'s first point when they are parallel).
+
+    >>> line_intersection(((0, 0), (2, 2)), ((0, 2), (2, 0)))
+    (1.0, 1.0)
+    """
     (x1, y1), (x2, y2) = a
     (x3, y3), (x4, y4) = b
     d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)

@@ -113,14 +113,14 @@ def with_sides(given: Sequence[Sequence[float]], found: Sequence[Sequence[float]
     >>> with_sides(square, wider, set()) == tuple(map(tuple, np.asarray(square, float).tolist()))
     True
     """
-    from calibration.locate import _intersect
+    from calibration.locate import line_intersection
 
     g, f = np.asarray(given, np.float64), np.asarray(found, np.float64)
     lines = {name: tuple(map(tuple, (f if name in moved else g)[list(ends)]))
              for name, ends in SIDES.items()}
     order = (("left", "top"), ("top", "right"), ("right", "bottom"), ("bottom", "left"))
     return tuple((float(x), float(y)) for x, y in  # type: ignore[return-value]
-                 (_intersect(lines[a], lines[b]) for a, b in order))
+                 (line_intersection(lines[a], lines[b]) for a, b in order))
 
 
 def snap_corners(frame: np.ndarray, corners: Sequence[Sequence[float]]) -> Snap:
