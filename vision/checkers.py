@@ -1281,6 +1281,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
         if recount is not None:
             chains[row, column] = (recount, chains[row, column][1])
+    _without_facing_bases(candidates, chains, radius, h)
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
     # (A stack cut before a tight step may be left with one checker: the lone readings'
@@ -3437,6 +3438,46 @@ def _averaged_rim_step(mean: np.ndarray, rho: np.ndarray, step: float, radius: f
     rim = float(change[(mid >= 0.8 * radius) & (mid <= 1.2 * radius)].max())
     return (rim, float(np.median(change[mid <= 0.7 * radius])),
             float(np.median(change[mid >= 1.3 * radius])))
+
+
+def _without_facing_bases(candidates: dict, chains: dict, radius: float, height: int) -> None:
+    """A tall pile that runs up to the facing edge ends before a last checker lying where the
+    facing point's base is and off the pile's rhythm: that is the facing point's base (an empty
+    one rings like a checker), not a checker of the pile.
+
+    A pile of more than :data:`FLAT_MOST` (overlapped) is evenly spaced; its last checker is
+    dropped when its centre lies within :data:`LONE_EDGE_REACH` radii of the facing edge
+    (against it, where a base's centre is) and more than :data:`REGULAR_SLACK` radii further
+    out than the even spacing of the others puts it (:func:`_beyond_rhythm`).  The facing
+    point's own stack and the lone checkers' tests then judge that base.  Synthetic hard seeds
+    0-4999 (corners given), the chains of six or more ending that close to the facing edge as
+    the columns are shared: the four read one too many (a pile of 14 or 15 and the facing
+    point's empty base) lie 0.29 to 0.68 radii beyond their rhythm; the piles read right end
+    1.22 radii or more from the facing edge (those more than 0.2 beyond, 1.42 and more);
+    one pile seen from the facing edge, its base 0.82 radii from it, lies 0.23 beyond (the
+    column's sharing gives it to the pile's own point all the same).
+    """
+    reach = LONE_EDGE_REACH * radius
+    for key, (chain, rival) in chains.items():
+        if len(chain) <= FLAT_MOST:
+            continue
+        cand = candidates[key]
+        order = sorted(chain, key=lambda i: float(cand.ys[i]))
+        ys = cand.ys[order].astype(float)
+        if height - ys[-1] <= reach and _beyond_rhythm(ys) > REGULAR_SLACK * radius:
+            chains[key] = (order[:-1], rival)
+
+
+def _beyond_rhythm(ys: np.ndarray) -> float:
+    """How much further from the edge the last of a pile's centres (``ys``, distances from its
+    edge, base first) lies than the even spacing fitted to the others puts it.
+
+    >>> float(_beyond_rhythm(np.array([10.0, 27.0, 44.0, 61.0, 78.0, 99.0])))
+    4.0
+    """
+    index = np.arange(ys.size - 1)
+    slope, offset = np.polyfit(index, ys[:-1], 1)
+    return float(ys[-1] - (slope * (ys.size - 1) + offset))
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
