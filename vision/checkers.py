@@ -3481,8 +3481,8 @@ def _without_stray_ends(candidates: dict, chains: dict, radius: float, height: i
         if beyond <= REGULAR_SLACK * radius:
             continue
         at_facing_base = height - ys[-1] <= reach
-        if at_facing_base or (beyond > slack and
-                              cand.distances[order[-1], order[-2]] >= HIDDEN_END_JUMP):
+        if at_facing_base or (beyond > slack and _colour_distances(
+                cand.colours[order[-2:]])[0, 1] >= HIDDEN_END_JUMP):
             chains[key] = (order[:-1], rival)
 
 
@@ -3493,9 +3493,13 @@ def _beyond_rhythm(ys: np.ndarray) -> float:
     >>> float(_beyond_rhythm(np.array([10.0, 27.0, 44.0, 61.0, 78.0, 99.0])))
     4.0
     """
-    index = np.arange(ys.size - 1)
-    slope, offset = np.polyfit(index, ys[:-1], 1)
-    return float(ys[-1] - (slope * (ys.size - 1) + offset))
+    # (A least-squares line in closed form: np.polyfit costs more than the rest of the test.)
+    others = ys[:-1].tolist()
+    count = len(others)
+    middle, mean = (count - 1) / 2, sum(others) / count
+    slope = (sum((k - middle) * (y - mean) for k, y in enumerate(others))
+             / sum((k - middle) ** 2 for k in range(count)))
+    return float(ys[-1]) - (mean + slope * (count - middle))
 
 
 def _share_column(candidates: dict, chains: dict, column: int, radius: float, threshold: float,
