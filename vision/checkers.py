@@ -288,6 +288,21 @@ DIE_PAINT_SHARE = 0.4
 DIE_LEAST = 0.5
 DIE_SPAN = 1.3
 DIE_SHARP = 35.0
+#: ... but a checker of (near) its point's paint whose face has printed rings or grooves (a
+#: white one on a white point, its grey ring and bluish shade off the paint) looks like that
+#: too.  Its rim runs along the whole far arc, at its radius, as a line between a face and
+#: paint of one colour (see :data:`LONE_RIM_LINE`): a reading whose far arc steps in lightness
+#: by at least :data:`LONE_RIM_STEP` in every direction (:func:`_far_steps`, the least of
+#: them) and shows a line of at least :data:`LONE_RIM_LINE` (:func:`_far_rim_line`) is a
+#: checker, not a die on a base (the die leaves the paint beyond it, or crosses part of the
+#: arc with a straight side that steps from one level to another).  Synthetic hard seeds
+#: 0-4999 and the real photos under every transform, corners given and found automatically:
+#: of the readings :func:`_die_on_paint` calls dice, the bare bases (fm-wood bottom[4],
+#: fm-gold-b top[9]) that step in every direction show lines of at most 0.01 (steps up to
+#: 3.2), those with a line of 2 or more step at most 0.47 in their weakest direction; the one
+#: checker (seed 4771, a white checker with a grey ring on a white point) steps 10.6 with a
+#: line of 24.6.
+DIE_NOT_RIM = (LONE_RIM_STEP, LONE_RIM_LINE)
 # The squares of calibration.colours.weighted's per-channel weights, as a cv2.transform matrix.
 _SQUARED_WEIGHTS = np.square(weighted(np.ones((1, 3), np.float32)))
 #: A stack of at least :data:`RECOUNT_LEAST` checkers is counted again from the rhythm of its
@@ -2699,7 +2714,9 @@ def _dice_on_paint(scorer: RingScorer, candidates: dict, chains: dict, centres: 
                    radius: float) -> list[tuple[str, int]]:
     """The points read with a lone checker that are empty bases with a small die on them
     (:func:`_die_on_paint`), the point's paint taken as in :func:`_lone_verdict`: the median of
-    the empty points of the same paint in its row, at the checker's distance from the edge."""
+    the empty points of the same paint in its row, at the checker's distance from the edge;
+    but not those whose far arc shows a checker's rim in every direction (see
+    :data:`DIE_NOT_RIM`)."""
     readings = []  # (point, x, y, siblings)
     for (row, column), (chain, _) in chains.items():
         if len(chain) != 1:
@@ -2721,7 +2738,15 @@ def _dice_on_paint(scorer: RingScorer, candidates: dict, chains: dict, centres: 
         paint = [statistics.median(channel)
                  for channel in zip(*paint_all[start:start + len(siblings)])]
         start += len(siblings)
-        if _die_on_paint(scorer.lab, x, y, paint, radius):
+        if not _die_on_paint(scorer.lab, x, y, paint, radius):
+            continue
+        # A checker's rim runs along its whole far arc as a line (see DIE_NOT_RIM); a die
+        # leaves the base's paint there.  (Looked at only here: few readings get this far.)
+        lightness, edge_up = scorer.lab[:, :, 0], point[0] == "top"
+        least_step, least_line = DIE_NOT_RIM
+        steps = _far_steps(lightness, x, y, radius, edge_up)
+        if (steps is None or float(steps.min()) < least_step
+                or _far_rim_line(lightness, x, y, radius, edge_up) < least_line):
             dice.append(point)
     return dice
 

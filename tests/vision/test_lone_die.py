@@ -7,7 +7,9 @@ point's paint or all a colour of its own.  Drawn patches check the test on its o
 die with pips, as sharp as a real photo's warped field shows one, is a die; a checker of its
 own colour, a checker of the point's paint with a smooth highlight, a printed ring or specks
 of noise, and bare paint are not.  The two real photos where it was seen (when the labelled
-photos are at hand) check it on the whole read.
+photos are at hand) check it on the whole read.  A checker of its point's paint with a printed
+ring may look like a die there too (the ring's arc, off the paint, sharp); its rim along the
+whole far arc, a line, tells it (:data:`vision.checkers.DIE_NOT_RIM`).
 """
 from __future__ import annotations
 
@@ -92,3 +94,19 @@ def test_real_bases_with_small_dice_read_empty() -> None:
     gold = frames["fm-gold-b.jpg"]
     image, corners = TRANSFORMS["brighter (gamma 0.55)"](gold["image"], gold["corners"])
     assert reader.read(image, corners=corners).top[9] is None
+
+
+def test_a_white_checker_with_a_printed_ring_on_a_white_point_is_no_die() -> None:
+    """Hard synthetic frame 4771: a white checker alone on the white point top[0], its face a
+    shade off the paint with a grey printed ring, which the die test sees as a die's face (the
+    ring's sharp arc beside the reading's middle, the rest the paint).  Its far arc shows its
+    rim in every direction, as a line: it is read, and so is every other point."""
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=4771, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert scene.truth.top[0] is not None and scene.truth.top[0].count == 1
+    for row in ("top", "bottom"):
+        truth = [r.count if r else 0 for r in getattr(scene.truth, row)]
+        assert [r.count if r else 0 for r in getattr(obs, row)] == truth, row
