@@ -71,15 +71,25 @@ FIELD_MARGIN = 0.0
 #: radii or more (about 20 degrees from vertical) and three first checkers or more: flat
 #: checkers (0-3999, 1910 frames) 0.36 or more but two (0.08, 0.18: read the same either way),
 #: and of the 491 whose tops would be 0.4 radii off or more none nearer the tops; solid checkers
-#: (0-499, 302 frames) under 0.35 in 185, and 18 more nearer the tops.  With fewer than
-#: :data:`RAISED_STACKS_LEAST` first checkers where the tops would be seen :data:`RAISED_FAR`
-#: radii or more off their bases at the field's centre (a seat's view of a board with few
-#: stacks), both fields are read and the one whose first checkers lie nearer their bases is
-#: kept (:func:`nearer_their_bases`).
+#: (0-499, 302 frames) under 0.35 in 185, and 18 more nearer the tops.
+#:
+#: Where the tops would be seen :data:`RAISED_FAR` radii or more off their bases at the
+#: field's centre (:func:`steep_view`; about 35 degrees from vertical), the field rectified
+#: through the plane of the tops is read first: when its first checkers, at least
+#: :data:`RAISED_STACKS_LEAST`, lie within :data:`RAISED_AT_BASE` radii of their bases
+#: (median), the checkers stand raised and the board plane is not read at all (a real camera
+#: that steep sees solids: most frames).  Else the board plane is read and judged as above;
+#: with fewer than :data:`RAISED_STACKS_LEAST` first checkers there (a seat's view of a board
+#: with few stacks), the field whose first checkers lie nearer their bases is kept
+#: (:func:`nearer_their_bases`).  Medians of the raised field's first checkers' squared
+#: distances from their bases, steep frames with three or more: flat hard seeds 0-4999, 534
+#: frames, 0.068 radii squared or more (0.26 radii); real-aug, 32, 0.128 or more; solid seeds
+#: 0-1499, 407, under 0.04 in 324.
 RAISED_SHIFT_LEAST = 0.2
 RAISED_CLEARLY = 0.35
 RAISED_FAR = 0.4
 RAISED_STACKS_LEAST = 3
+RAISED_AT_BASE = 0.2
 #: Where the first checker of a stack lies when pushed against its edge, in radii from it.
 FIRST_AT_EDGE = 1.06
 
@@ -137,29 +147,21 @@ def _median_offset(at: np.ndarray, of: np.ndarray) -> float:
 
 
 def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Corners,
-                frame_size: tuple[int, int], untold: bool = False
-                ) -> tuple[Viewpoint, float] | None:
+                frame_size: tuple[int, int]) -> tuple[Viewpoint, float] | None:
     """The camera and the checkers' thickness (field pixels) when the checkers found on the
     board-plane field show their tops raised at a slant (see :data:`RAISED_CLEARLY`), else
-    None.  With ``untold``, instead: the camera and thickness when fewer than
-    :data:`RAISED_STACKS_LEAST` first checkers are found to tell by while the tops would be
-    seen at least :data:`RAISED_FAR` radii off their bases (at the field's centre), else None:
-    such a frame is read on both fields to tell (see :func:`nearer_their_bases`)."""
+    None."""
     view = camera_over_field(corners, geometry, frame_size)
     if view is None:
         return None
     radius = geometry.checker_radius
     lift = CHECKER_THICKNESS * 2 * radius
-    onto = view.onto_board(lift)
-    centre = np.array([*view.centre, 1.0])
-    shift = float(np.hypot(*((onto @ centre)[:2] - centre[:2])))
-    if shift < RAISED_SHIFT_LEAST * radius:
+    if _top_shift(view, lift) < RAISED_SHIFT_LEAST * radius:
         return None
     first_at, base_at = _firsts(findings, geometry)
     if len(first_at) < RAISED_STACKS_LEAST:
-        return (view, lift) if untold and shift >= RAISED_FAR * radius else None
-    if untold:
         return None
+    onto = view.onto_board(lift)
     top_at = base_at * onto[0, 0] + onto[:2, 2]          # the homothety about the foot
     base_off = _median_offset(first_at, base_at)
     top_off = _median_offset(first_at, top_at)
@@ -170,6 +172,34 @@ def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Cor
     return None
 
 
+def _top_shift(view: Viewpoint, lift: float) -> float:
+    """How far (field pixels) the top face of a checker ``lift`` thick at the field's centre
+    is seen from its base on the board plane."""
+    centre = np.array([*view.centre, 1.0])
+    return float(np.hypot(*((view.onto_board(lift) @ centre)[:2] - centre[:2])))
+
+
+def steep_view(geometry: BoardGeometry, corners: Corners, frame_size: tuple[int, int]
+               ) -> tuple[Viewpoint, float] | None:
+    """The camera and the checkers' thickness (field pixels) when the checkers' tops would be
+    seen at least :data:`RAISED_FAR` radii off their bases at the field's centre, else None:
+    where a board-plane reading of raised checkers misplaces some."""
+    view = camera_over_field(corners, geometry, frame_size)
+    if view is None:
+        return None
+    lift = CHECKER_THICKNESS * 2 * geometry.checker_radius
+    return (view, lift) if _top_shift(view, lift) >= RAISED_FAR * geometry.checker_radius else None
+
+
+def seen_at_bases(findings: CheckerFindings, geometry: BoardGeometry) -> bool:
+    """Whether the first checkers found (on the field rectified through the plane of the
+    checkers' tops), :data:`RAISED_STACKS_LEAST` or more, lie within :data:`RAISED_AT_BASE`
+    radii of their bases (median): raised checkers read where they stand."""
+    first_at, base_at = _firsts(findings, geometry)
+    return len(first_at) >= RAISED_STACKS_LEAST and (
+        _median_offset(first_at, base_at) < (RAISED_AT_BASE * geometry.checker_radius) ** 2)
+
+
 def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
                        geometry: BoardGeometry) -> bool:
     """Whether the first checkers found on the field rectified through the plane of the
@@ -177,7 +207,8 @@ def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
     field (``flat``): where a checker lies, its top face is seen over its base on the one field
     it was read right on, and off it on the other.
 
-    For frames :func:`raised_view` cannot tell by their few first checkers (``untold``): solid
+    For steep frames (:func:`steep_view`) with too few first checkers on the board plane for
+    :func:`raised_view` to tell by: solid
     synthetic seeds 0-1499, 41 such frames, 26 points mended and none lost by reading the 35
     that this takes raised; flat hard seeds 0-4999, 46 such, none taken raised (median
     squared offsets of their board-plane firsts at most 0.51 of the raised field's; the solid
@@ -318,9 +349,7 @@ class BoardReader:
         frame4 = with_fourth_channel(frame, getattr(self._scratch, "frame4", None))
         self._scratch.frame4 = frame4
         rect = rectify(frame4, corners, self.calibration)
-        findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
-        raised = raised_view(findings, rect.geometry, rect.corners,
-                             (frame.shape[1], frame.shape[0]))
+        size = (frame.shape[1], frame.shape[0])
 
         def read_raised(view: Viewpoint, lift: float) -> CheckerFindings:
             field = warp_raised(frame4, rect.corners, rect.geometry, view, lift)
@@ -328,17 +357,25 @@ class BoardReader:
                                  layer_shift=view.layer_shift(lift),
                                  lean=PileLean(view, lift, rect.geometry.checker_radius))
 
-        if raised is not None:
-            findings = read_raised(*raised)
+        # Seen steeply, checkers are solids standing raised (but in a drawing, or a photo
+        # from above tilted afterwards): read on the plane of their tops first, and on the
+        # board plane only when their first checkers do not stand at their bases there.
+        steep = steep_view(rect.geometry, rect.corners, size)
+        seen_raised = None if steep is None else read_raised(*steep)
+        if seen_raised is not None and seen_at_bases(seen_raised, rect.geometry):
+            raised, findings = steep, seen_raised
         else:
-            # Too few first checkers to tell raised from flat at a slant where it matters:
-            # read both fields and keep the one whose first checkers lie at their bases.
-            untold = raised_view(findings, rect.geometry, rect.corners,
-                                 (frame.shape[1], frame.shape[0]), untold=True)
-            if untold is not None:
-                seen_raised = read_raised(*untold)
-                if nearer_their_bases(seen_raised, findings, rect.geometry):
-                    raised, findings = untold, seen_raised
+            findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
+            raised = raised_view(findings, rect.geometry, rect.corners, size)
+            if raised is not None:
+                # (The same camera as steep's, when there is one.)
+                findings = read_raised(*raised) if seen_raised is None else seen_raised
+            elif (seen_raised is not None
+                  and len(_firsts(findings, rect.geometry)[0]) < RAISED_STACKS_LEAST
+                  and nearer_their_bases(seen_raised, findings, rect.geometry)):
+                # Too few first checkers on the board plane to tell raised from flat by:
+                # the field whose first checkers lie at their bases.
+                raised, findings = steep, seen_raised
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))
