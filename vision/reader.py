@@ -45,7 +45,7 @@ from calibration.geometry import (
 from calibration.snap import Snap, snap_corners
 from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint, camera_over_field, warp_raised
 from engine.position import CHECKERS_PER_SIDE
-from vision.checkers import CheckerFindings, Stack, find_checkers
+from vision.checkers import LEAN_STEP, CheckerFindings, Stack, find_checkers
 from vision.observation import BoardObservation, PointReading
 from vision.occlusion import find_occlusion, frame_band
 from vision.solid import shingled_tilts
@@ -92,6 +92,14 @@ RAISED_STACKS_LEAST = 3
 RAISED_AT_BASE = 0.2
 #: Where the first checker of a stack lies when pushed against its edge, in radii from it.
 FIRST_AT_EDGE = 1.06
+#: Seen from a seat, a pile growing toward the camera hides its base under its second checker
+#: (nearer the camera, and higher where it leans on the base): on the raised field the first
+#: checker found then lies this many radii or more from its edge, where no base lies (see
+#: :func:`with_hidden_bases`).  Solid seeds 0-1499 at 30-60 degrees (d14ecd5's readings),
+#: stacks of 2 to 14 whose first step the lean shortens: of those whose first lies 1.6 radii
+#: or more from the edge (1.61 to 1.99), 37 were one short, 1 right, 7 wrong otherwise; under
+#: 1.6, the nearest read right at 1.54 (1.06 to 1.3 for nearly all).
+HIDDEN_BASE_FROM_EDGE = 1.6
 
 
 class ReadError(ValueError):
@@ -219,6 +227,29 @@ def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
     first_flat, base_flat = _firsts(flat, geometry)
     return not len(first_flat) or (_median_offset(first_raised, base_raised)
                                    < _median_offset(first_flat, base_flat))
+
+
+def with_hidden_bases(findings: CheckerFindings, geometry: BoardGeometry, lean: "PileLean"
+                      ) -> None:
+    """Counts, in a reading of the raised field, the base a pile growing toward the camera
+    hides under its second checker (see :data:`HIDDEN_BASE_FROM_EDGE`): a stack of two or more
+    whose first checker lies that far from its edge, where the lean (``lean``, at a pile's
+    step :data:`vision.checkers.LEAN_STEP`) shortens its first step, gets a checker at its
+    base's place (its first's colour and score)."""
+    radius, m = geometry.checker_radius, geometry.margin
+    for stack in findings.stacks[:-1]:
+        if not 2 <= stack.count < CHECKERS_PER_SIDE:
+            continue
+        outward = 1.0 if stack.row == "top" else -1.0
+        edge = m if stack.row == "top" else m + geometry.height
+        if (stack.centres[0][1] - edge) * outward < HIDDEN_BASE_FROM_EDGE * radius:
+            continue
+        base = (m + geometry.column_x(stack.column), edge + outward * FIRST_AT_EDGE * radius)
+        if lean.shift(*base, LEAN_STEP * radius, outward)[1] * outward >= 0:
+            continue   # the pile grows away from the camera: its next checkers hide no base
+        stack.centres.insert(0, base)
+        stack.scores.insert(0, stack.scores[0])
+        stack.colours.insert(0, stack.colours[0])
 
 
 class PileLean:
@@ -376,6 +407,9 @@ class BoardReader:
                 # Too few first checkers on the board plane to tell raised from flat by:
                 # the field whose first checkers lie at their bases.
                 raised, findings = steep, seen_raised
+        if raised is not None:
+            with_hidden_bases(findings, rect.geometry,
+                              PileLean(*raised, rect.geometry.checker_radius))
         obs, centres = self._observe(findings)
         obs.corners = rect.corners
         settle_off(obs, read_trays(frame4, rect.corners, rect.geometry, obs.colours, centres))
