@@ -145,7 +145,8 @@ def _firsts(findings: CheckerFindings, geometry: BoardGeometry
             firsts.append(first)
             bases.append((m + geometry.column_x(stack.column),
                           edge + (1 if top else -1) * FIRST_AT_EDGE * radius))
-    return np.asarray(firsts, np.float64).reshape(-1, 2), np.asarray(bases, np.float64).reshape(-1, 2)
+    return (np.asarray(firsts, np.float64).reshape(-1, 2),
+            np.asarray(bases, np.float64).reshape(-1, 2))
 
 
 def _median_offset(at: np.ndarray, of: np.ndarray) -> float:
@@ -216,11 +217,11 @@ def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
     it was read right on, and off it on the other.
 
     For steep frames (:func:`steep_view`) with too few first checkers on the board plane for
-    :func:`raised_view` to tell by: solid
-    synthetic seeds 0-1499, 41 such frames, 26 points mended and none lost by reading the 35
-    that this takes raised; flat hard seeds 0-4999, 46 such, none taken raised (median
-    squared offsets of their board-plane firsts at most 0.51 of the raised field's; the solid
-    frames taken raised with a point mended, 1.23 or more)."""
+    :func:`raised_view` to tell by (both readings of every such frame): solid synthetic seeds
+    0-1499, 41 frames, 35 taken raised, 26 points mended and none lost; flat hard seeds
+    0-4999, 46 frames, none taken raised (the median squared offset of their board-plane
+    firsts at most 0.51 of the raised field's; of the solid frames taken raised with a point
+    mended, 1.23 or more)."""
     first_raised, base_raised = _firsts(raised, geometry)
     if not len(first_raised):
         return False

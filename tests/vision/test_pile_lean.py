@@ -10,16 +10,16 @@ import math
 import cv2
 import numpy as np
 import pytest
+from checker_frames import solid_board_from_a_seat
 
 from calibration.geometry import BoardGeometry
 from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint
 from vision import evaluate
 from vision.checkers import COVERAGE_THRESHOLD, CheckerFindings, Stack, _chain
-from vision.observation import BoardObservation
 from vision.reader import FIRST_AT_EDGE, BoardReader, PileLean, with_hidden_bases
-from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
-from vision.solid import CameraPose, shingled_tilts
+from vision.solid import shingled_tilts
 
 RADIUS = 10.0
 
@@ -95,22 +95,6 @@ def test_a_short_stack_does_not_lean():
     assert _chain(*args, base_lean=lean) == _chain(*args)
 
 
-def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[int, int]],
-           slant: float, azimuth: float):
-    """A board drawn as solids seen from a seat: ``top`` and ``bottom`` map columns to
-    (colour 0 or 1 of the scheme, count)."""
-    scheme = CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)]
-    rows = []
-    for stacks in (top, bottom):
-        row = [None] * 12
-        for column, (colour, count) in stacks.items():
-            row[column] = (scheme.names[colour], count)
-        rows.append(row)
-    truth = BoardObservation.from_rows(*rows, scheme.names)
-    return render_board(truth, RenderOptions(seed=seed, hard=False, solid=True, dice=False,
-                                             scheme=scheme, pose=CameraPose(slant, azimuth)))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, top, bottom, slant, azimuth", [
     # (At 222d4a9 each read a pile wrong at these poses and at 0.5 degree of slant or 2 of
@@ -121,7 +105,7 @@ def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[i
     (59, {9: (0, 9), 7: (1, 2)}, {5: (1, 9), 8: (0, 3)}, 47.4, -19.77),
 ])
 def test_tall_piles_seen_from_a_seat_read_whole(seed, top, bottom, slant, azimuth):
-    scene = _drawn(seed, top, bottom, slant, azimuth)
+    scene = solid_board_from_a_seat(seed, top, bottom, slant, azimuth)
     obs = BoardReader().read(scene.image, corners=scene.corners)
     for name, stacks in (("top", top), ("bottom", bottom)):
         for column, (_, count) in stacks.items():

@@ -9,6 +9,7 @@ import math
 import cv2
 import numpy as np
 import pytest
+from checker_frames import solid_board_from_a_seat
 
 from calibration.viewpoint import camera_over_field, warp_raised
 from engine.position import Position
@@ -16,8 +17,7 @@ from vision import evaluate
 from vision.checkers import find_checkers
 from vision.reader import (RAISED_STACKS_LEAST, BoardReader, _firsts, raised_view, rectify,
                            steep_view)
-from vision.observation import BoardObservation
-from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+from vision.render import RenderOptions, render_board
 from vision.solid import (CameraPose, Cylinder, SolidCamera, draw_cylinders, place_camera,
                           shingled_tilts)
 
@@ -189,22 +189,6 @@ def test_flat_checkers_in_a_tilted_view_are_not_taken_for_raised_ones(seed):
     assert _first_pass(scene) is None
 
 
-def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[int, int]],
-           slant: float, azimuth: float):
-    """A board drawn as solids seen from a seat: ``top`` and ``bottom`` map columns to
-    (colour 0 or 1 of the scheme, count)."""
-    scheme = CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)]
-    rows = []
-    for stacks in (top, bottom):
-        row = [None] * 12
-        for column, (colour, count) in stacks.items():
-            row[column] = (scheme.names[colour], count)
-        rows.append(row)
-    truth = BoardObservation.from_rows(*rows, scheme.names)
-    return render_board(truth, RenderOptions(seed=seed, hard=False, solid=True, dice=False,
-                                             scheme=scheme, pose=CameraPose(slant, azimuth)))
-
-
 def _untold(scene) -> bool:
     """Whether the frame is seen steeply with too few first checkers on the board plane to
     tell raised from flat by."""
@@ -222,7 +206,7 @@ def test_a_lone_pile_seen_from_a_seat_is_read_on_the_plane_of_its_tops(seed, top
                                                                       slant, azimuth):
     # One pile: too few first checkers to tell raised from flat by.  Read on both fields, the
     # raised one's first checker lies at its base.
-    scene = _drawn(seed, top, bottom, slant, azimuth)
+    scene = solid_board_from_a_seat(seed, top, bottom, slant, azimuth)
     assert _first_pass(scene) is None and _untold(scene)
     obs = BoardReader().read(scene.image, corners=scene.corners)
     assert evaluate.score_board(obs, scene.truth)["exact"]
