@@ -156,11 +156,13 @@ def _median_offset(at: np.ndarray, of: np.ndarray) -> float:
 
 
 def raised_view(findings: CheckerFindings, geometry: BoardGeometry, corners: Corners,
-                frame_size: tuple[int, int]) -> tuple[Viewpoint, float] | None:
+                frame_size: tuple[int, int], view: Viewpoint | None = None
+                ) -> tuple[Viewpoint, float] | None:
     """The camera and the checkers' thickness (field pixels) when the checkers found on the
     board-plane field show their tops raised at a slant (see :data:`RAISED_CLEARLY`), else
-    None."""
-    view = camera_over_field(corners, geometry, frame_size)
+    None.  ``view``: the camera (:func:`calibration.viewpoint.camera_over_field`), when
+    already found."""
+    view = view or camera_over_field(corners, geometry, frame_size)
     if view is None:
         return None
     radius = geometry.checker_radius
@@ -188,12 +190,13 @@ def _top_shift(view: Viewpoint, lift: float) -> float:
     return float(np.hypot(*((view.onto_board(lift) @ centre)[:2] - centre[:2])))
 
 
-def steep_view(geometry: BoardGeometry, corners: Corners, frame_size: tuple[int, int]
-               ) -> tuple[Viewpoint, float] | None:
+def steep_view(geometry: BoardGeometry, corners: Corners, frame_size: tuple[int, int],
+               view: Viewpoint | None = None) -> tuple[Viewpoint, float] | None:
     """The camera and the checkers' thickness (field pixels) when the checkers' tops would be
     seen at least :data:`RAISED_FAR` radii off their bases at the field's centre, else None:
-    where a board-plane reading of raised checkers misplaces some."""
-    view = camera_over_field(corners, geometry, frame_size)
+    where a board-plane reading of raised checkers misplaces some.  ``view``: as for
+    :func:`raised_view`."""
+    view = view or camera_over_field(corners, geometry, frame_size)
     if view is None:
         return None
     lift = CHECKER_THICKNESS * 2 * geometry.checker_radius
@@ -392,13 +395,15 @@ class BoardReader:
         # Seen steeply, checkers are solids standing raised (but in a drawing, or a photo
         # from above tilted afterwards): read on the plane of their tops first, and on the
         # board plane only when their first checkers do not stand at their bases there.
-        steep = steep_view(rect.geometry, rect.corners, size)
+        # (The camera, found once: both judges ask for it.)
+        camera = camera_over_field(rect.corners, rect.geometry, size)
+        steep = steep_view(rect.geometry, rect.corners, size, camera)
         seen_raised = None if steep is None else read_raised(*steep)
         if seen_raised is not None and seen_at_bases(seen_raised, rect.geometry):
             raised, findings = steep, seen_raised
         else:
             findings = find_checkers(rect.field, rect.geometry, layered=self.layered_stacks)
-            raised = raised_view(findings, rect.geometry, rect.corners, size)
+            raised = raised_view(findings, rect.geometry, rect.corners, size, camera)
             if raised is not None:
                 # (The same camera as steep's, when there is one.)
                 findings = read_raised(*raised) if seen_raised is None else seen_raised
