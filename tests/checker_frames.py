@@ -110,3 +110,24 @@ def assert_drawn_board_read_exactly(position, seed: int, move_corners, dice: boo
         style=BOARD_STYLES[seed % len(BOARD_STYLES)]))
     obs = BoardReader().read(scene.image, corners=move_corners(scene.corners))
     assert score_board(obs, scene.truth)["exact"], (obs.to_json(), scene.truth.to_json())
+
+
+def solid_board_from_a_seat(seed: int, top: dict[int, tuple[int, int]],
+                            bottom: dict[int, tuple[int, int]], slant: float, azimuth: float):
+    """A board drawn as solids seen from a seat (``slant`` degrees from vertical, from
+    ``azimuth``; see :class:`vision.solid.CameraPose`): ``top`` and ``bottom`` map columns to
+    (colour 0 or 1 of the scheme, count)."""
+    from vision.observation import BoardObservation
+    from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+    from vision.solid import CameraPose
+
+    scheme = CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)]
+    rows = []
+    for stacks in (top, bottom):
+        row = [None] * 12
+        for column, (colour, count) in stacks.items():
+            row[column] = (scheme.names[colour], count)
+        rows.append(row)
+    truth = BoardObservation.from_rows(*rows, scheme.names)
+    return render_board(truth, RenderOptions(seed=seed, hard=False, solid=True, dice=False,
+                                             scheme=scheme, pose=CameraPose(slant, azimuth)))

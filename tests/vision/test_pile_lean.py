@@ -10,15 +10,16 @@ import math
 import cv2
 import numpy as np
 import pytest
+from checker_frames import solid_board_from_a_seat
 
+from calibration.geometry import BoardGeometry
 from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint
 from vision import evaluate
-from vision.checkers import COVERAGE_THRESHOLD, _chain
-from vision.observation import BoardObservation
-from vision.reader import BoardReader, PileLean
-from vision.render import CHECKER_SCHEMES, RenderOptions, render_board
+from vision.checkers import COVERAGE_THRESHOLD, CheckerFindings, Stack, _chain
+from vision.reader import FIRST_AT_EDGE, BoardReader, PileLean, with_hidden_bases
+from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
-from vision.solid import CameraPose, shingled_tilts
+from vision.solid import shingled_tilts
 
 RADIUS = 10.0
 
@@ -94,22 +95,6 @@ def test_a_short_stack_does_not_lean():
     assert _chain(*args, base_lean=lean) == _chain(*args)
 
 
-def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[int, int]],
-           slant: float, azimuth: float):
-    """A board drawn as solids seen from a seat: ``top`` and ``bottom`` map columns to
-    (colour 0 or 1 of the scheme, count)."""
-    scheme = CHECKER_SCHEMES[seed % len(CHECKER_SCHEMES)]
-    rows = []
-    for stacks in (top, bottom):
-        row = [None] * 12
-        for column, (colour, count) in stacks.items():
-            row[column] = (scheme.names[colour], count)
-        rows.append(row)
-    truth = BoardObservation.from_rows(*rows, scheme.names)
-    return render_board(truth, RenderOptions(seed=seed, hard=False, solid=True, dice=False,
-                                             scheme=scheme, pose=CameraPose(slant, azimuth)))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, top, bottom, slant, azimuth", [
     # (At 222d4a9 each read a pile wrong at these poses and at 0.5 degree of slant or 2 of
@@ -120,7 +105,7 @@ def _drawn(seed: int, top: dict[int, tuple[int, int]], bottom: dict[int, tuple[i
     (59, {9: (0, 9), 7: (1, 2)}, {5: (1, 9), 8: (0, 3)}, 47.4, -19.77),
 ])
 def test_tall_piles_seen_from_a_seat_read_whole(seed, top, bottom, slant, azimuth):
-    scene = _drawn(seed, top, bottom, slant, azimuth)
+    scene = solid_board_from_a_seat(seed, top, bottom, slant, azimuth)
     obs = BoardReader().read(scene.image, corners=scene.corners)
     for name, stacks in (("top", top), ("bottom", bottom)):
         for column, (_, count) in stacks.items():
@@ -145,3 +130,52 @@ def test_hard_solid_seeds_read_their_tall_piles(seed, point, count):
     obs = BoardReader().read(scene.image, corners=scene.corners)
     assert getattr(obs, row)[column] is not None
     assert getattr(obs, row)[column].count == count
+
+
+def _found_pile(geometry, row: str, first_from_edge: float, count: int = 6) -> Stack:
+    """A pile on point 3 of ``row`` whose first checker lies ``first_from_edge`` radii from
+    its edge, then steps of 1.5 radii."""
+    radius, m = geometry.checker_radius, geometry.margin
+    outward = 1.0 if row == "top" else -1.0
+    edge = m if row == "top" else m + geometry.height
+    x = m + geometry.column_x(3)
+    centres = [(x, edge + outward * (first_from_edge + 1.5 * k) * radius) for k in range(count)]
+    return Stack(row, 3, centres, [0.95] * count, [np.float32([50, 128, 128])] * count)
+
+
+@pytest.mark.parametrize("row, first_from_edge, hidden", [
+    ("top", 1.9, True),       # grows toward the camera, beyond the bottom edge: base hidden
+    ("top", 1.1, False),      # its base found
+    ("bottom", 1.9, False),   # grows away from the camera: nothing hides its base
+])
+def test_a_pile_growing_toward_the_camera_counts_the_base_its_second_checker_hides(
+        row, first_from_edge, hidden):
+    geometry = BoardGeometry.default(aspect=0.85)
+    radius = geometry.checker_radius
+    # The camera 50 degrees or so from vertical, beyond the bottom edge.
+    centre_x, centre_y = geometry.width / 2, geometry.height / 2
+    view = Viewpoint((centre_x, centre_y + 1.2 * geometry.height), geometry.height,
+                     (centre_x, centre_y))
+    stacks = [Stack("top" if i < 12 else "bottom", i % 12) for i in range(24)] + [Stack("bar", 0)]
+    pile = _found_pile(geometry, row, first_from_edge)
+    stacks[(0 if row == "top" else 12) + 3] = pile
+    findings = CheckerFindings(stacks, radius, 0.8)
+    with_hidden_bases(findings, geometry, PileLean(view, CHECKER_THICKNESS * 2 * radius, radius))
+    assert pile.count == (7 if hidden else 6)
+    if hidden:
+        edge = geometry.margin if row == "top" else geometry.margin + geometry.height
+        assert pile.centres[0][1] == pytest.approx(edge + FIRST_AT_EDGE * radius)
+        assert len(pile.scores) == len(pile.colours) == 7
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, point, count", [
+    # Solid hard seeds whose pile grows toward the camera, its base hidden under the second
+    # checker: read one short at d14ecd5.
+    (64, ("top", 9), 12),       # 59 degrees
+    (215, ("top", 9), 10),      # 50 degrees
+    (268, ("bottom", 2), 8),    # 37 degrees
+    (450, ("top", 9), 15),      # 44 degrees
+])
+def test_hard_solid_seeds_count_the_base_a_pile_hides(seed, point, count):
+    test_hard_solid_seeds_read_their_tall_piles(seed, point, count)

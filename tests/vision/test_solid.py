@@ -9,12 +9,14 @@ import math
 import cv2
 import numpy as np
 import pytest
+from checker_frames import solid_board_from_a_seat
 
 from calibration.viewpoint import camera_over_field, warp_raised
 from engine.position import Position
 from vision import evaluate
 from vision.checkers import find_checkers
-from vision.reader import BoardReader, raised_view, rectify
+from vision.reader import (RAISED_STACKS_LEAST, BoardReader, _firsts, raised_view, rectify,
+                           steep_view)
 from vision.render import RenderOptions, render_board
 from vision.solid import (CameraPose, Cylinder, SolidCamera, draw_cylinders, place_camera,
                           shingled_tilts)
@@ -185,6 +187,39 @@ def test_flat_checkers_in_a_tilted_view_are_not_taken_for_raised_ones(seed):
                              (scene.image.shape[1], scene.image.shape[0]))
     assert view.slant_deg > 40
     assert _first_pass(scene) is None
+
+
+def _untold(scene) -> bool:
+    """Whether the frame is seen steeply with too few first checkers on the board plane to
+    tell raised from flat by."""
+    rect = rectify(scene.image, scene.corners)
+    findings = find_checkers(rect.field, rect.geometry)
+    return (steep_view(rect.geometry, rect.corners, (scene.image.shape[1], scene.image.shape[0]))
+            is not None and len(_firsts(findings, rect.geometry)[0]) < RAISED_STACKS_LEAST)
+
+
+@pytest.mark.parametrize("seed, top, bottom, slant, azimuth", [
+    (7, {}, {3: (1, 10)}, 57.0, 30.0),      # read 1 on the board plane
+    (8, {11: (0, 11)}, {}, 58.0, 10.0),     # read 13
+])
+def test_a_lone_pile_seen_from_a_seat_is_read_on_the_plane_of_its_tops(seed, top, bottom,
+                                                                      slant, azimuth):
+    # One pile: too few first checkers to tell raised from flat by.  Read on both fields, the
+    # raised one's first checker lies at its base.
+    scene = solid_board_from_a_seat(seed, top, bottom, slant, azimuth)
+    assert _first_pass(scene) is None and _untold(scene)
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert evaluate.score_board(obs, scene.truth)["exact"]
+
+
+@pytest.mark.parametrize("seed", [1971, 4139])
+def test_few_flat_checkers_in_a_steep_view_stay_flat(seed):
+    # Hard synthetic frames drawn flat and seen 50 degrees or so from vertical, with too few
+    # first checkers to tell by: read on the raised field, a tall pile there is misread.
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    assert _first_pass(scene) is None and _untold(scene)
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert evaluate.score_board(obs, scene.truth)["exact"]
 
 
 def test_layers_seen_from_a_seat_are_looked_for_where_the_camera_puts_them():
