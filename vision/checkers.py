@@ -1291,7 +1291,11 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
                                  threshold, limit, first_min)
         if regular is not None:
             chains[row, column] = (regular, chains[row, column][1])
-    _faint_tall_stacks(scorer, candidates, chains, radius, threshold, limit, h, first_min)
+    # (A heap built in layers rings beside its line all along, its upper checkers in the
+    # hollows of the ones under them: read_layered reads it from the chain's centres, which a
+    # crooked pile's fit would take for one overlapped pile.)
+    _faint_tall_stacks(scorer, candidates, chains, radius, threshold, limit, h, first_min,
+                       crooked=not layered)
     for (row, column), cand in candidates.items():
         recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
         if recount is not None:
@@ -2202,11 +2206,12 @@ def _beside(scorer: RingScorer, xs: np.ndarray, ys: np.ndarray, radius: float) -
 
 
 def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
-                       threshold: float, limit: float, height: int, first_min: float) -> None:
-    """Every point's stack read again as a faint tall stack (:func:`_faint_tall_stack`) where
-    that finds more checkers.  Facing stacks cannot overlap: one found from the other edge by
-    the ordinary tests, as a stack of four or more, keeps the checkers it spans (a tall stack
-    seen from the facing edge looks faint)."""
+                       threshold: float, limit: float, height: int, first_min: float,
+                       crooked: bool = True) -> None:
+    """Every point's stack read again as a faint tall stack (:func:`_faint_tall_stack`;
+    ``crooked``: piles stacked crooked too) where that finds more checkers.  Facing stacks
+    cannot overlap: one found from the other edge by the ordinary tests, as a stack of four or
+    more, keeps the checkers it spans (a tall stack seen from the facing edge looks faint)."""
     reach = {}
     for (row, column), cand in candidates.items():
         facing = chains[row, column][0]
@@ -2216,7 +2221,7 @@ def _faint_tall_stacks(scorer: RingScorer, candidates: dict, chains: dict, radiu
             if len(facing) >= RECOUNT_LEAST else limit)
     for (row, column), cand in candidates.items():
         tall = _faint_tall_stack(scorer, cand, chains[row, column][0], row == "top", radius,
-                                 threshold, reach[row, column], first_min)
+                                 threshold, reach[row, column], first_min, crooked)
         if tall is not None:
             chains[row, column] = (tall, chains[row, column][1])
 
@@ -2252,8 +2257,8 @@ def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radiu
 
 
 def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
-                      radius: float, threshold: float, limit: float, first_min: float
-                      ) -> list[int] | None:
+                      radius: float, threshold: float, limit: float, first_min: float,
+                      crooked: bool = True) -> list[int] | None:
     """A tall overlapped stack too faint for the chain and for :func:`_regular_stack`, fitted
     as a whole the same way (evenly spaced from a base at the edge to a far end, each centre
     within :data:`REGULAR_SLACK` of the model) with two allowances that only a whole
@@ -2268,7 +2273,11 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
       from its rim but for that arc, and the fit must see its whole rim where it puts it;
     * a blurred pile dims every crescent a little: when no fit passes clearly, one of at
       least :data:`BLURRED_LEAST` checkers that each show a rim may fall short of the
-      threshold by one ring direction in its mean and at its top (:func:`_nearly_whole_pile`).
+      threshold by one ring direction in its mean and at its top (:func:`_nearly_whole_pile`);
+    * (``crooked``) a pile stacked crooked, its checkers off the line through its ends by up to
+      :data:`SIDE_SLACK`, that no fit passes on that line, is fitted again with each centre
+      where the ring map puts it beside the line (:func:`_beside`), as in
+      :func:`_regular_stack`, its checkers then clearly of one paint (:data:`HIDDEN_END_JUMP`).
 
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
@@ -2344,24 +2353,36 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     shifts = np.array([-REGULAR_SLACK, 0.0, REGULAR_SLACK]) * radius
     sign = 1.0 if edge_up else -1.0
+    on_line = hypotheses, xs, ys, dist, all_x, all_y
     # Seen at a slant, a pile that no fit passes on rings may on the ellipses its leaning
-    # checkers' top faces are seen as (_pile_faces).
-    for leaning in (False, True):
+    # checkers' top faces are seen as (_pile_faces).  A pile no fit passes on its line may
+    # when each centre sits where the ring map puts it beside the line (_beside: a hand
+    # stacks a tall pile a little crooked, each checker off the line through its ends), its
+    # checkers then clearly of one paint (HIDDEN_END_JUMP), as in _regular_stack.
+    for way in ("on its line", "leaning", "sideways"):
         shapes = None
-        if leaning:
+        colour_jump = COLOUR_JUMP
+        tried_y = np.concatenate([all_y + sign * d for d in shifts])
+        if way == "leaning":
             # (Only a pile too tall to lie flat leans: see FLAT_MOST.)
             kept = [k for k, (_, _, n) in enumerate(hypotheses) if n > FLAT_MOST]
             if cand.lean is None or not kept:
-                break
+                continue
             hypotheses, xs, ys, dist = ([v[k] for k in kept] for v in (hypotheses, xs, ys, dist))
             all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+            tried_y = np.concatenate([all_y + sign * d for d in shifts])
             shapes = _pile_faces(cand, hypotheses, xs, ys, edge_up, radius)
             shapes = np.tile(shapes, (len(shifts), 1, 1))
+        tried_x = np.tile(all_x, len(shifts))
+        if way == "sideways":
+            if not crooked:
+                break
+            hypotheses, xs, ys, dist, all_x, all_y = on_line
+            tried_y = np.concatenate([all_y + sign * d for d in shifts])
+            tried_x = _beside(scorer, np.tile(all_x, len(shifts)), tried_y, radius)
+            colour_jump = HIDDEN_END_JUMP
         full, no_far, no_near, far_arc = (v.reshape(len(shifts), -1).max(axis=0) for v in
-                                          scorer.coverage(np.tile(all_x, len(shifts)),
-                                                          np.concatenate([all_y + sign * d
-                                                                          for d in shifts]),
-                                                          edge_up, shapes))
+                                          scorer.coverage(tried_x, tried_y, edge_up, shapes))
         # Rims are scored over the ring directions that could show one (only a checker whose
         # middle is clipped can lie in clipped glare).
         lightness = scorer.lab[..., 0]
@@ -2413,7 +2434,7 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                     colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
                     middle = np.median(colours, axis=0)
                     spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
-                if spread >= COLOUR_JUMP or not _of_its_stack(colours, blurred):
+                if spread >= colour_jump or not _of_its_stack(colours, blurred):
                     continue
                 # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
                 value = float((seen - threshold - REGULAR_MARGIN).sum())
@@ -2435,6 +2456,10 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     if recount in passed:
         key = recount
     _, x, y, d, a, b, c, e, _ = passed[key]
+    if way == "sideways" and not _rhythm_agrees(scorer, x, y, d, radius):
+        # Centres free to move aside find some rim where there is none, as between touching
+        # checkers of a blurred pile: its count must be the one the rims' rhythm asks for.
+        return None
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     pile = list(range(base, base + len(d)))
     if only_nearly and not _rhythm_agrees(scorer, x, y, d, radius):
