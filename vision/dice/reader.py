@@ -48,7 +48,8 @@ or size:
    pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
    too faint to find, as a band of the die's colour, shaded, deeper beyond the top's edge than
-   the slant's sine by ``cocked_side_margin``, on a board of another colour).  A small die
+   the slant's sine by ``cocked_side_margin``, on a board of another colour; beyond a one's
+   outline turned as its face's colour ends around the pip).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
@@ -85,6 +86,7 @@ or size:
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
@@ -1852,6 +1854,54 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     return best
 
 
+def _one_outline(bgr: np.ndarray, pip: Pip, half: float, directions: int = 72) -> np.ndarray | None:
+    """The corners of a one's top, turned as its outline is: a square of half-edge ``half``
+    (pixels) around the pip, turned to fit where the face's colour ends on rays from the pip, or
+    ``None`` when too few rays find that end.
+
+    A one's lone pip tells its face's size (:func:`_lone_pip_face_size`) but not how it is
+    turned; the rays to a square's outline are ``half / max(|cos|, |sin|)`` long at an angle off
+    its edges' normals, so the turn whose square those lengths fit best is the face's.
+
+    >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)
+    >>> square = cv2.boxPoints(((50.0, 50.0), (30.0, 30.0), 30.0))
+    >>> _ = cv2.fillConvexPoly(frame, np.round(square).astype(np.int32), (230, 230, 230))
+    >>> _ = cv2.circle(frame, (50, 50), 3, (30, 30, 30), -1)
+    >>> pip = Pip(50.0, 50.0, np.eye(2) * 2.25, 28, 1, 60.0, face_bgr=np.array([230.0, 230.0, 230.0]))
+    >>> corners = _one_outline(frame, pip, 15.0)
+    >>> round(math.degrees(math.atan2(*(corners[1] - corners[0])[::-1])) % 90)
+    30
+    """
+    h, w = bgr.shape[:2]
+    colour = np.asarray(pip.face_bgr, np.float64)
+    angles = np.linspace(0.0, 2.0 * math.pi, directions, endpoint=False)
+    unit = np.column_stack([np.cos(angles), np.sin(angles)])
+    steps = np.arange(1.6 * pip.radius, 1.6 * half, 0.5)
+    pts = pip.xy[None, None] + steps[None, :, None] * unit[:, None, :]
+    xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    inside = ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all(axis=1)
+    samples = bgr[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)].astype(np.float64)
+    off = np.linalg.norm(samples - colour, axis=-1) > ONE_OUTLINE_COLOUR
+    found = inside & off.any(axis=1)
+    if np.count_nonzero(found) < directions // 2:
+        return None
+    lengths = steps[np.argmax(off, axis=1)][found]
+    turns = np.radians(np.arange(0.0, 90.0, 2.0))
+    spread = []
+    for turn in turns:
+        off_normal = angles[found] - turn
+        halves = lengths * np.maximum(np.abs(np.cos(off_normal)), np.abs(np.sin(off_normal)))
+        spread.append(float(np.median(np.abs(halves - half))))
+    turn = float(turns[int(np.argmin(spread))])
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    return pip.xy + (2.0 * half) * _SQUARE @ rotation.T
+
+
+#: A pixel is off a one's face where it lies this far (BGR levels) from the face's colour
+#: (:func:`_one_outline`).
+ONE_OUTLINE_COLOUR = 40.0
+
+
 #: A pixel is of a die's shaded colour when it lies within this distance (of BGR levels) of the
 #: die's face colour scaled (:func:`_side_band_depth`).
 SIDE_BAND_COLOUR = 20.0
@@ -2272,12 +2322,17 @@ class DiceReader:
                 # A side face whose pips are too faint to find (red pips on a shaded white side)
                 # still shows as a band of the die's colour, shaded, beyond the top's edge, as
                 # deep as the side face is open: a flat die's no deeper than the slant's sine.
-                # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.  A one's
-                # outline is only a guess: the rest of its face, a translucent die's uneven
-                # colour, would pass for a band.)
-                if frame.ndim == 3 and not cocked and top.value > 1:
-                    face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
-                    cocked = _side_band_depth(frame, top, face_bgr) > math.sin(view) + settings.cocked_side_margin
+                # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.)  A one's
+                # outline is only a guess from its size: it is turned as its face's colour ends
+                # around the pip before the band beyond it is measured.
+                if frame.ndim == 3 and not cocked:
+                    measured = top
+                    if top.value == 1:
+                        corners = _one_outline(frame, field_.pips[top.pips[0]], 0.5 * top.edge_px)
+                        measured = None if corners is None else dataclasses.replace(top, corners=corners)
+                    if measured is not None:
+                        face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
+                        cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
