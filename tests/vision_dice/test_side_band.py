@@ -11,9 +11,7 @@ band beyond it is measured.
 
 A side face turned toward the light is lit as brightly as the top: the band is the die's colour,
 shaded or not, and only its excess over the opposite edge counts (where the outline is off, too
-small, the die's colour runs on past every edge alike).  The band must end clearly on another
-colour beyond the edge's blur: a die's shadow on a wooden board is near an ivory die's hue, and
-the blurred pixels of its edge were taken for a soft shadow's.
+small, the die's colour runs on past every edge alike).
 """
 from __future__ import annotations
 
@@ -50,26 +48,22 @@ ONES_WITH_FAINT_SIDE_FACES = [
 ]
 
 
-#: Cocked dice whose side face, turned toward the light, is as bright as the top (turn 100), or
-#: whose band ends on the die's shadow (ivory on wood; cases as above).
-LIT_OR_SHADOWED_SIDE_FACES = [
+#: Cocked dice whose side face, turned toward the light, is as bright as the top (cases as above).
+LIT_SIDE_FACES = [
     (1, "white_red_pips", 26, 0.8, 100, 25, 1071),
     (1, "white_red_pips", 32, 0.8, 100, 20, 1079),
     (2, "white_red_pips", 26, 0.8, 100, 20, 2071),
     (3, "white_red_pips", 26, 0.5, 100, 20, 3067),
     (3, "black", 44, 0.8, 0, 30, 3124),
-    (1, "ivory", 26, 0.8, 0, 20, 1036),
-    (2, "ivory", 26, 0.8, 0, 20, 2036),
-    (3, "ivory", 26, 0.8, 0, 20, 3036),
 ]
 
 
-def test_a_cocked_die_whose_side_face_is_lit_or_shadowed_is_not_read():
-    assert not cocked_read_as_a_number(LIT_OR_SHADOWED_SIDE_FACES)
+def test_a_cocked_die_whose_side_face_is_lit_is_not_read():
+    assert not cocked_read_as_a_number(LIT_SIDE_FACES)
 
 
-def test_the_same_lit_or_shadowed_dice_lying_flat_are_read():
-    assert not flat_twins_misread(LIT_OR_SHADOWED_SIDE_FACES)
+def test_the_same_lit_dice_lying_flat_are_read():
+    assert not flat_twins_misread(LIT_SIDE_FACES)
 
 
 def test_a_cocked_die_whose_side_face_shows_no_pip_is_not_read():

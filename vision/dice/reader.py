@@ -1767,8 +1767,8 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     checker has another colour.  From each of the top's edges four rays run outward (a quarter and
     three quarters of a half-edge from its middle: between a side face's pips); on each the band
     runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, bridged),
-    and must end sharply on another colour: clearly off it two pixels on, and beyond those two
-    pixels (the edge's blur), within 0.9 of the edge.  An edge's depth is the median of its rays'.
+    and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
+    edge's depth is the median of its rays'.
     Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
     die, darker than its middle) the die's colour runs on past every edge alike: only the excess
     over the opposite edge is a side face's.  Where rings around the die past its side faces
@@ -1841,9 +1841,11 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
                 depths.append(0.0)
                 continue
             stop = int(ends[0])
-            # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on,
-            # and beyond.  A shadow's soft edge fades off it.)
-            beyond = residual[stop + 4:stop + 4 + max(3, int(0.15 * length / 0.5))]
+            # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on.
+            # A shadow's soft edge fades off it.  The colour beyond is judged from the first
+            # pixel off the band: past the edge's blur a pale point beside a flat die would
+            # pass for the board beyond a band that runs onto it.)
+            beyond = residual[stop:stop + max(3, int(0.15 * length / 0.5))]
             sharp = residual[min(stop + 4, len(residual) - 1)] > 2.0 * SIDE_BAND_COLOUR
             depths.append(steps[stop] / length if sharp and np.median(beyond) > 2.0 * SIDE_BAND_COLOUR else 0.0)
         edge_depths[k] = float(np.median(depths))
