@@ -5,14 +5,20 @@ Red pips on a white die's shaded side face stand out from it too little to be fo
 takes in the bright top and the board on either side of a face a third of an edge deep), and at a
 tilt of 20-25 degrees the top's own outline and pips pass as flat.  The side face itself is there:
 a band of the top's colour, shaded, as deep as the face is open (sin 20 = 0.34 of the edge); a
-flat die seen from above shows none.  (Not for a one: its outline is only a guess.)
+flat die seen from above shows none.  A one's outline is only a guess from its size: it is turned
+as the face's colour ends around the pip (a square turned 30 degrees is no square at 0) before the
+band beyond it is measured.
+
+A side face turned toward the light is lit as brightly as the top: the band is the die's colour,
+shaded or not, and only its excess over the opposite edge counts (where the outline is off, too
+small, the die's colour runs on past every edge alike).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from dice_frames import cocked_read_as_a_number, flat_twins_misread
-from vision.dice.reader import Face, _side_band_depth
+from dice_frames import cocked_read_as_a_number, die_on_wood, flat_twins_misread
+from vision.dice.reader import Face, _one_outline, _side_band_depth, find_faces, find_pips
 
 #: Cocked dice whose side face turned up shows no pip found (its values drawn from the seed): top
 #: value, style, edge (pixels), blur, turn and tilt (degrees), seed.
@@ -30,8 +36,56 @@ FAINT_SIDE_FACES = [
 ]
 
 
+#: Cocked ones whose side face shows no pip found, turned 0 and 30 degrees (cases as above).
+ONES_WITH_FAINT_SIDE_FACES = [
+    (1, "white", 26, 0.8, 30, 20, 1005),
+    (1, "white", 32, 0.8, 0, 25, 1012),
+    (1, "ivory", 26, 0.8, 30, 20, 1037),
+    (1, "white_red_pips", 26, 0.5, 0, 20, 1064),
+    (1, "white_red_pips", 32, 0.8, 0, 20, 1076),
+    (1, "white_red_pips", 32, 0.8, 30, 25, 1077),
+    (1, "white_red_pips", 38, 0.8, 0, 20, 1084),
+]
+
+
+#: Cocked dice whose side face, turned toward the light, is as bright as the top (cases as above).
+LIT_SIDE_FACES = [
+    (1, "white_red_pips", 26, 0.8, 100, 25, 1071),
+    (1, "white_red_pips", 32, 0.8, 100, 20, 1079),
+    (2, "white_red_pips", 26, 0.8, 100, 20, 2071),
+    (3, "white_red_pips", 26, 0.5, 100, 20, 3067),
+    (3, "black", 44, 0.8, 0, 30, 3124),
+]
+
+
+def test_a_cocked_die_whose_side_face_is_lit_is_not_read():
+    assert not cocked_read_as_a_number(LIT_SIDE_FACES)
+
+
+def test_the_same_lit_dice_lying_flat_are_read():
+    assert not flat_twins_misread(LIT_SIDE_FACES)
+
+
 def test_a_cocked_die_whose_side_face_shows_no_pip_is_not_read():
     assert not cocked_read_as_a_number(FAINT_SIDE_FACES)
+
+
+def test_a_cocked_one_whose_side_face_shows_no_pip_is_not_read():
+    assert not cocked_read_as_a_number(ONES_WITH_FAINT_SIDE_FACES)
+
+
+def test_the_same_ones_lying_flat_are_read():
+    assert not flat_twins_misread(ONES_WITH_FAINT_SIDE_FACES)
+
+
+def test_a_ones_outline_is_turned_as_its_face():
+    # The flat twin of a one turned 30 degrees: the outline found around its pip is turned so too.
+    frame = die_on_wood(1, "white", 38, 0.5, 30, None, 1005)
+    field_ = find_pips(frame)
+    (one,) = find_faces(field_, frame)
+    corners = _one_outline(frame, field_.pips[one.pips[0]], 19.0)
+    edge = corners[1] - corners[0]
+    assert abs(np.degrees(np.arctan2(edge[1], edge[0])) % 90.0 - 30.0) <= 4.0
 
 
 def test_the_same_dice_lying_flat_are_read():
@@ -49,12 +103,26 @@ def _top_and_band(board: tuple[int, int, int], band_px: int) -> tuple[np.ndarray
 
 def test_the_band_of_a_side_face_measures_its_depth():
     white = np.array([225.0, 225.0, 225.0])
-    # A grey band 10 px deep below a top 30 px wide, on an orange board: a third of the edge.
+    # A grey band 10 px deep below a top 30 px wide, on an orange board: a third of the edge
+    # (less the half pixel the top's colour runs on above it: its outline lies on pixel centres).
     frame, top = _top_and_band((60, 130, 200), 10)
-    assert round(_side_band_depth(frame, top, white), 2) == 0.33
+    assert round(_side_band_depth(frame, top, white), 2) == 0.32
     # No band: a pixel at most (where the top's outline falls between pixels).
     frame, top = _top_and_band((60, 130, 200), 0)
     assert _side_band_depth(frame, top, white) < 0.05
     # On a grey board (the die's colour, shaded) a band may be the board's: no measure.
     frame, top = _top_and_band((110, 110, 110), 10)
     assert _side_band_depth(frame, top, white) == 0.0
+
+
+def test_a_lit_band_counts_and_a_rim_all_round_does_not():
+    white = np.array([225.0, 225.0, 225.0])
+    # A side face as bright as the top, 10 px deep below it: a third of the edge.
+    frame, top = _top_and_band((60, 130, 200), 0)
+    frame[65:75, 35:65] = 225
+    assert round(_side_band_depth(frame, top, white), 2) == 0.32
+    # The top's colour running on 3 px past every edge (an outline guessed too small): nothing
+    # (but the pixel or two its outline's rounding on pixel centres makes).
+    frame, top = _top_and_band((60, 130, 200), 0)
+    frame[32:68, 32:68] = 225
+    assert _side_band_depth(frame, top, white) < 0.1

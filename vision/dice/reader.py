@@ -47,8 +47,10 @@ or size:
    side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
    pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
-   too faint to find, as a band of the die's colour, shaded, deeper beyond the top's edge than
-   the slant's sine by ``cocked_side_margin``, on a board of another colour).  A small die
+   too faint to find, as a band of the die's colour, shaded or lit as brightly as the top, deeper
+   beyond the top's edge than beyond the opposite edge by more than the slant's sine and
+   ``cocked_side_margin``, on a board of another colour; beyond a one's
+   outline turned as its face's colour ends around the pip).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
@@ -85,6 +87,7 @@ or size:
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
@@ -1753,29 +1756,32 @@ def _loose_side_opening(field_: PipField, top: Face, excluded: set[int]) -> floa
 
 
 def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float:
-    """How deep (a fraction of the top's edge) a band of the die's own colour, shaded, runs on
-    past the top's outline, on the side of the top where it runs deepest: a side face seen as
-    open as that (a flat die's shows no deeper than the camera's slant's sine).
+    """How much deeper (a fraction of the top's edge) a band of the die's own colour runs on past
+    the top's outline on one side of the top than on the opposite side, on the side where it runs
+    deepest: a side face seen as open as that (a flat die's shows no deeper than the camera's
+    slant's sine; on the opposite side a cocked die's top, tilted up, meets the board).
 
-    A side face is the die's colour lit less: its pixels are the top's colour (``face_bgr``)
-    scaled down (``SIDE_BAND_DARKEST`` to ``SIDE_BAND_SHADED`` of it, within ``SIDE_BAND_COLOUR``
-    levels), where a board, its shadow or a checker has another colour.  From each of the top's
-    edges four rays run outward (a quarter and three quarters of a half-edge from its middle:
-    between a side face's pips); on each the band runs on past the top's own colour (a tenth of the
-    edge at most: further, the outline the pips imply is off) while the colour keeps to the shaded
-    die's (gaps of two pixels, a pip's blurred rim, bridged), and must end sharply (two pixels on)
-    on another colour, clearly, within 0.9 of the edge.  An edge's depth is the median of its
-    rays'.  Where rings around the die past its side faces (``SIDE_BAND_BOARD_REACH``) are of the
-    die's shaded colour in places (a checker or point of its colour, its shadow on a board of its
-    colour, another die), the band may be the board's: 0.
+    A side face is the die's colour, lit less than its top (its pixels are the top's colour,
+    ``face_bgr``, scaled down to ``SIDE_BAND_DARKEST`` of it, within ``SIDE_BAND_COLOUR`` levels)
+    or, turned toward the light, as brightly (up to ``SIDE_BAND_LIT`` of it), where a board, its shadow or a
+    checker has another colour.  From each of the top's edges four rays run outward (a quarter and
+    three quarters of a half-edge from its middle: between a side face's pips); on each the band
+    runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, bridged),
+    and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
+    edge's depth is the median of its rays'.
+    Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
+    die, darker than its middle) the die's colour runs on past every edge alike: only the excess
+    over the opposite edge is a side face's.  Where rings around the die past its side faces
+    (``SIDE_BAND_BOARD_REACH``) are of the die's colour, shaded, in places (a checker or point of
+    its colour, its shadow on a board of its colour, another die), the band may be the board's: 0.
 
     >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)   # an orange board
     >>> frame[35:65, 35:65] = 225                                   # a white top, 30 px
     >>> frame[65:75, 35:65] = 120                                   # its side face, 10 px deep
     >>> corners = np.array([(35.0, 35.0), (65.0, 35.0), (65.0, 65.0), (35.0, 65.0)])
     >>> top = Face([0], 5, corners.mean(axis=0), corners, 0.0, 1, np.eye(2))
-    >>> round(_side_band_depth(frame, top, np.array([225.0, 225.0, 225.0])), 2)
-    0.33
+    >>> round(_side_band_depth(frame, top, np.array([225.0, 225.0, 225.0])), 2)   # (less half a pixel above)
+    0.32
     """
     h, w = bgr.shape[:2]
     colour = np.asarray(face_bgr, np.float64)
@@ -1784,13 +1790,13 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
         return 0.0
     unit = colour / norm
 
-    def shaded_colour(samples: np.ndarray, darkest: float, brightest: float = 1.1
-                      ) -> tuple[np.ndarray, np.ndarray]:
-        """Which samples are of the die's colour, ``darkest`` to ``brightest`` of the top's, and
-        how far each is off that colour."""
+    def of_die_colour(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which samples are of the die's colour (``SIDE_BAND_DARKEST`` to ``SIDE_BAND_LIT`` of the
+        top's), and how far each is off that colour."""
         along = samples @ unit
         residual = np.linalg.norm(samples - np.outer(along, unit), axis=1)
-        return (residual <= SIDE_BAND_COLOUR) & (along >= darkest * norm) & (along <= brightest * norm), residual
+        return ((residual <= SIDE_BAND_COLOUR) & (along >= SIDE_BAND_DARKEST * norm)
+                & (along <= SIDE_BAND_LIT * norm)), residual
 
     centre = face.corners.mean(axis=0)
     # Where the board around the die (past where any of its side faces can reach) is of the
@@ -1804,10 +1810,10 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     seen = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
     if np.count_nonzero(seen) < 0.5 * len(ring):
         return 0.0
-    board_shaded, _ = shaded_colour(bgr[yi[seen], xi[seen]].astype(np.float64), SIDE_BAND_DARKEST)
+    board_shaded, _ = of_die_colour(bgr[yi[seen], xi[seen]].astype(np.float64))
     if board_shaded.mean() > SIDE_BAND_BOARD_SHARE:
         return 0.0
-    best = 0.0
+    edge_depths = [0.0] * 4
     for k, normal in enumerate(_outward_normals(face.corners)):
         start, end = face.corners[k], face.corners[(k + 1) % 4]
         length = float(np.linalg.norm(end - start))
@@ -1825,31 +1831,73 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
                 depths.append(0.0)
                 continue
             samples = bgr[yi, xi].astype(np.float64)
-            # The top's own colour may run on a little past the outline its pips imply; further,
-            # that outline is off (a one's guessed one): no measure.
-            top_colour, _ = shaded_colour(samples, SIDE_BAND_SHADED, 1.1)
-            lead = int(np.argmin(top_colour)) if not top_colour.all() else len(steps)
-            if lead >= len(steps) or steps[lead] > 0.1 * length:
-                depths.append(0.0)
-                continue
-            shade, residual = shaded_colour(samples, SIDE_BAND_DARKEST, SIDE_BAND_SHADED)
-            shade[:lead] = True
+            die_colour, residual = of_die_colour(samples)
             # The band ends where two pixels running are off its colour (a pip's blurred rim is
             # bridged), and must end on another colour, clearly (a board of the die's colour, or
             # its shadow on one, looks just like a side face: no measure there).
-            off = ~shade
+            off = ~die_colour
             ends = np.flatnonzero(off[:-4] & off[1:-3] & off[2:-2] & off[3:-1] & off[4:])
             if not len(ends):
                 depths.append(0.0)
                 continue
             stop = int(ends[0])
-            beyond = residual[stop:stop + max(3, int(0.15 * length / 0.5))]
             # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on.
-            # A shadow's soft edge fades off it.)
+            # A shadow's soft edge fades off it.  The colour beyond is judged from the first
+            # pixel off the band: past the edge's blur a pale point beside a flat die would
+            # pass for the board beyond a band that runs onto it.)
+            beyond = residual[stop:stop + max(3, int(0.15 * length / 0.5))]
             sharp = residual[min(stop + 4, len(residual) - 1)] > 2.0 * SIDE_BAND_COLOUR
             depths.append(steps[stop] / length if sharp and np.median(beyond) > 2.0 * SIDE_BAND_COLOUR else 0.0)
-        best = max(best, float(np.median(depths)))
-    return best
+        edge_depths[k] = float(np.median(depths))
+    return max(edge_depths[k] - edge_depths[(k + 2) % 4] for k in range(4))
+
+
+def _one_outline(bgr: np.ndarray, pip: Pip, half: float, directions: int = 72) -> np.ndarray | None:
+    """The corners of a one's top, turned as its outline is: a square of half-edge ``half``
+    (pixels) around the pip, turned to fit where the face's colour ends on rays from the pip, or
+    ``None`` when too few rays find that end.
+
+    A one's lone pip tells its face's size (:func:`_lone_pip_face_size`) but not how it is
+    turned; the rays to a square's outline are ``half / max(|cos|, |sin|)`` long at an angle off
+    its edges' normals, so the turn whose square those lengths fit best is the face's.
+
+    >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)
+    >>> square = cv2.boxPoints(((50.0, 50.0), (30.0, 30.0), 30.0))
+    >>> _ = cv2.fillConvexPoly(frame, np.round(square).astype(np.int32), (230, 230, 230))
+    >>> _ = cv2.circle(frame, (50, 50), 3, (30, 30, 30), -1)
+    >>> pip = Pip(50.0, 50.0, np.eye(2) * 2.25, 28, 1, 60.0, face_bgr=np.array([230.0, 230.0, 230.0]))
+    >>> corners = _one_outline(frame, pip, 15.0)
+    >>> round(math.degrees(math.atan2(*(corners[1] - corners[0])[::-1])) % 90)
+    30
+    """
+    h, w = bgr.shape[:2]
+    colour = np.asarray(pip.face_bgr, np.float64)
+    angles = np.linspace(0.0, 2.0 * math.pi, directions, endpoint=False)
+    unit = np.column_stack([np.cos(angles), np.sin(angles)])
+    steps = np.arange(1.6 * pip.radius, 1.6 * half, 0.5)
+    pts = pip.xy[None, None] + steps[None, :, None] * unit[:, None, :]
+    xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    inside = ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all(axis=1)
+    samples = bgr[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)].astype(np.float64)
+    off = np.linalg.norm(samples - colour, axis=-1) > ONE_OUTLINE_COLOUR
+    found = inside & off.any(axis=1)
+    if np.count_nonzero(found) < directions // 2:
+        return None
+    lengths = steps[np.argmax(off, axis=1)][found]
+    turns = np.radians(np.arange(0.0, 90.0, 2.0))
+    spread = []
+    for turn in turns:
+        off_normal = angles[found] - turn
+        halves = lengths * np.maximum(np.abs(np.cos(off_normal)), np.abs(np.sin(off_normal)))
+        spread.append(float(np.median(np.abs(halves - half))))
+    turn = float(turns[int(np.argmin(spread))])
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    return pip.xy + (2.0 * half) * _SQUARE @ rotation.T
+
+
+#: A pixel is off a one's face where it lies this far (BGR levels) from the face's colour
+#: (:func:`_one_outline`).
+ONE_OUTLINE_COLOUR = 40.0
 
 
 #: A pixel is of a die's shaded colour when it lies within this distance (of BGR levels) of the
@@ -1860,8 +1908,9 @@ SIDE_BAND_COLOUR = 20.0
 #: through its shadow), is of that colour.
 SIDE_BAND_BOARD_SHARE = 0.1
 SIDE_BAND_BOARD_REACH = (1.15, 1.4)
-#: A side face is lit less than its top: no more than this fraction of its brightness ...
-SIDE_BAND_SHADED = 0.9
+#: A side face is lit no more than this fraction of its top's brightness (turned toward the
+#: light, about as brightly) ...
+SIDE_BAND_LIT = 1.1
 #: ... and no less than this (darker, any colour is near every die's colour, shaded).
 SIDE_BAND_DARKEST = 0.35
 
@@ -2270,14 +2319,20 @@ class DiceReader:
                 cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
                                                    math.sin(view) + settings.cocked_side_margin)
                 # A side face whose pips are too faint to find (red pips on a shaded white side)
-                # still shows as a band of the die's colour, shaded, beyond the top's edge, as
+                # still shows as a band of the die's colour (shaded, or as bright as the top where
+                # the side face is turned toward the light) beyond the top's edge, as
                 # deep as the side face is open: a flat die's no deeper than the slant's sine.
-                # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.  A one's
-                # outline is only a guess: the rest of its face, a translucent die's uneven
-                # colour, would pass for a band.)
-                if frame.ndim == 3 and not cocked and top.value > 1:
-                    face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
-                    cocked = _side_band_depth(frame, top, face_bgr) > math.sin(view) + settings.cocked_side_margin
+                # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.)  A one's
+                # outline is only a guess from its size: it is turned as its face's colour ends
+                # around the pip before the band beyond it is measured.
+                if frame.ndim == 3 and not cocked:
+                    measured = top
+                    if top.value == 1:
+                        corners = _one_outline(frame, field_.pips[top.pips[0]], 0.5 * top.edge_px)
+                        measured = None if corners is None else dataclasses.replace(top, corners=corners)
+                    if measured is not None:
+                        face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
+                        cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
