@@ -1287,13 +1287,13 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         else:
             candidates[key], chains[key] = measured[0][key], measured[1][key]
     for (row, column), cand in candidates.items():
+        # (A heap built in layers rings beside its line all along, its upper checkers in the
+        # hollows of the ones under them: read_layered reads it from the chain's centres,
+        # which a crooked pile's fit would take for one overlapped pile.)
         regular = _regular_stack(scorer, cand, chains[row, column][0], row == "top", radius,
-                                 threshold, limit, first_min)
+                                 threshold, limit, first_min, crooked=not layered)
         if regular is not None:
             chains[row, column] = (regular, chains[row, column][1])
-    # (A heap built in layers rings beside its line all along, its upper checkers in the
-    # hollows of the ones under them: read_layered reads it from the chain's centres, which a
-    # crooked pile's fit would take for one overlapped pile.)
     _faint_tall_stacks(scorer, candidates, chains, radius, threshold, limit, h, first_min,
                        crooked=not layered)
     for (row, column), cand in candidates.items():
@@ -1878,8 +1878,8 @@ def _even_shares(n: int) -> np.ndarray:
 
 
 def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
-                   radius: float, threshold: float, limit: float, first_min: float
-                   ) -> list[int] | None:
+                   radius: float, threshold: float, limit: float, first_min: float,
+                   crooked: bool = True) -> list[int] | None:
     """A tall overlapped stack fitted as a whole: evenly spaced checkers from a base at the edge
     to a fully visible checker further out, scored at the exact places the model puts them.
 
@@ -1888,7 +1888,8 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     It must keep the checkers the chain saw whole (full rim) within the slack of its centres.
     A chain of :data:`RECOUNT_LEAST` or more with a whole-rimmed end is also fitted again up to
     that end with as many checkers as the rhythm of its rims asks for, when that is more (the
-    chain skipped one where two centres blurred into one).
+    chain skipped one where two centres blurred into one).  ``crooked``: a pile may run on
+    crooked past a checker that shows its whole rim (see :func:`_on_to_whole_end`).
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
     """
@@ -2016,7 +2017,7 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
         if best is not None:
             if not sideways:
                 best = _on_to_whole_end(scorer, best, hypotheses, xs, ys, dist, cand, edge_up,
-                                        radius, threshold)
+                                        radius, threshold, crooked)
             break
     if best is None and cand.lean is not None:
         # Seen at a slant, a pile no model passes on rings may on the ellipses its leaning
@@ -2068,6 +2069,28 @@ def _blurred_member(scores: np.ndarray, overlapped: bool) -> int | None:
     return k
 
 
+def _lit_along(lab: np.ndarray, limit: float) -> bool:
+    """Whether a pile's checkers (8-bit Lab ``lab``, one per checker, base to top) are of one
+    paint lit along the pile by glare: each lies within ``limit`` of the paint of its least lit
+    half lit by white light (:func:`calibration.colours.lit_distance`), and each within
+    ``limit`` of the next (lightness-weighted), as a lamp's light ramps along a glossy pile.
+    A pile of one colour with checkers of another on its end steps from one to the other.
+
+    >>> ramp = np.float32([[56, 128, 128], [88, 128, 128], [118, 128, 128], [82, 128, 128]]
+    ...                   + [[45, 128, 128]] * 6)
+    >>> _lit_along(ramp, HIDDEN_END_JUMP)
+    True
+    >>> _lit_along(np.float32([[45, 128, 128]] * 6 + [[230, 128, 128]] * 2), HIDDEN_END_JUMP)
+    False
+    """
+    lab = np.asarray(lab, np.float32)
+    steps = np.sqrt((np.diff(weighted(lab), axis=0) ** 2).sum(axis=1))
+    if steps.size and steps.max() >= limit:
+        return False
+    paint = np.median(lab[lab[:, 0] <= np.median(lab[:, 0])], axis=0)
+    return all(lit_distance(colour, paint) < limit for colour in lab)
+
+
 def _of_its_stack(colours: np.ndarray, k: int) -> bool:
     """Whether checker ``k`` of a stack (weighted Lab ``colours``, one per checker) is clearly
     of the stack's paint: within :data:`HIDDEN_END_JUMP` of the others' median (``k`` -1: no
@@ -2088,7 +2111,7 @@ def _of_its_stack(colours: np.ndarray, k: int) -> bool:
 
 def _on_to_whole_end(scorer: RingScorer, best: tuple, hypotheses: list, xs: list, ys: list,
                      dist: list, cand: _Candidates, edge_up: bool, radius: float,
-                     threshold: float) -> tuple:
+                     threshold: float, crooked: bool = True) -> tuple:
     """``best``, the best whole-stack model on its line (see :func:`_best_regular`), or a
     longer one from the same base, fitted with a hand's sideways slack (:func:`_beside`), when
     ``best`` ends short of a whole rim and that one runs on evenly to a candidate that shows
@@ -2101,12 +2124,31 @@ def _on_to_whole_end(scorer: RingScorer, best: tuple, hypotheses: list, xs: list
     outside the ring on the line fails the longer model there, though it passes where the
     checkers really are.  (The sideways fit is tried for those longer models only: for every
     model it lets one with a checker too many find some rim beside the line; its checkers must
-    be clearly of one paint, :data:`HIDDEN_END_JUMP`, as :func:`_regular_stack` asks.)
+    be clearly of one paint, :data:`HIDDEN_END_JUMP`, as :func:`_regular_stack` asks, or
+    lit along by glare, :func:`_lit_along`.)
+
+    (``crooked``) A ``best`` that ends at a whole rim may still have stopped short: a tall pile
+    stacked crooked runs on past it, a little aside, the next checker one overlapped step
+    further, of its paint, showing a rim.  The longer fit beside the line is then taken if its
+    count is the rims' rhythm's (:func:`_rhythm_agrees`), as for :func:`_faint_tall_stack`.
     """
     d_best = best[3]
-    if float(best[4][-1]) >= WHOLE_RIM:
-        return best
     end = float(d_best[-1])
+    # An end that shows its whole rim may still have the pile run on past it, crooked: the
+    # next checker lies one overlapped step further, of its paint, showing a rim.
+    run_on = False
+    if float(best[4][-1]) >= WHOLE_RIM:
+        if not crooked:
+            return best
+        end_paint = weighted(scorer.colour_at(best[1][-1:], best[2][-1:]))[0]
+        rim_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
+        next_ones = np.nonzero((cand.ys > end + 0.5 * radius)
+                               & (cand.ys < end + OVERLAP_BELOW * radius)
+                               & (rim_any >= MEMBER_FLOOR))[0]
+        run_on = any(math.dist(end_paint, weighted(cand.colours[i])[0]) < COLOUR_JUMP
+                     for i in next_ones.tolist())
+        if not run_on:
+            return best
     base_y = float(d_best[0])
     longer = [k for k, (f, t, n) in enumerate(hypotheses)
               if abs(float(cand.ys[f]) - base_y) < 0.5 and cand.full[t] >= WHOLE_RIM
@@ -2128,6 +2170,8 @@ def _on_to_whole_end(scorer: RingScorer, best: tuple, hypotheses: list, xs: list
                           HIDDEN_END_JUMP)
     if found is None or float(found[4][-1]) < WHOLE_RIM:
         return best
+    if run_on and not _rhythm_agrees(scorer, found[1], found[2], found[3], radius):
+        return best
     return found
 
 
@@ -2139,7 +2183,8 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
     (base, top, count) with their centres ``xs``, ``ys`` and distances ``dist``; ``evidence``
     the rim shares at all their centres one after the other), as (value, x, y, d, full,
     no_far, no_near, far_arc), or ``None`` when none passes; no checker's colour may lie
-    ``colour_jump`` or more from the stack's median colour."""
+    ``colour_jump`` or more from the stack's median colour, unless the pile is lit along by
+    glare (:func:`_lit_along`) and lies within :data:`COLOUR_JUMP` of it."""
     full, no_far, no_near, far_arc = evidence
     best = None
     passing = []
@@ -2156,9 +2201,13 @@ def _best_regular(scorer: RingScorer, hypotheses: list, xs: list, ys: list, dist
             blurred = _blurred_member(scores, overlapped)
             if top_one < threshold or blurred is None or scores.mean() < threshold:
                 continue
-            colours = weighted(scorer.colour_at(x, y))
+            lab = scorer.colour_at(x, y)
+            colours = weighted(lab)
             spread = np.sqrt(((colours - np.median(colours, axis=0)) ** 2).sum(axis=1)).max()
-            if spread >= colour_jump or not _of_its_stack(colours, blurred):
+            # (Under the stricter limit of a fit beside the line, a pile lit along by glare may
+            # spread as far as one on its line.)
+            lit = colour_jump < spread < COLOUR_JUMP and _lit_along(lab, colour_jump)
+            if (spread >= colour_jump and not lit) or not _of_its_stack(colours, blurred):
                 continue
             # Every checker explained counts, if clearly explained (see REGULAR_MARGIN).
             value = float((scores - threshold - REGULAR_MARGIN).sum())
