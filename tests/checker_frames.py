@@ -50,18 +50,21 @@ def with_disc(field: np.ndarray, face, rim, face_share: float) -> np.ndarray:
 def drawn_column(centres_r: list[float], radius: float, height_r: float, width: int,
                  field: tuple[int, int, int], fill: tuple[int, int, int],
                  outline: tuple[int, int, int], clipped_r: tuple[float, float] | None = None,
-                 offsets_r: list[float] | None = None
+                 offsets_r: list[float] | None = None,
+                 fills: list[tuple[int, int, int]] | None = None
                  ) -> tuple[RingScorer, checkers._Candidates]:
     """Discs of ``radius`` drawn ``fill`` with an ``outline`` on a ``field`` ``height_r`` radii
     tall, centres (radii from the top edge) on one column, each later one over the one before
-    and ``offsets_r`` radii beside the column (default none); rows ``clipped_r`` (radii) clipped
+    and ``offsets_r`` radii beside the column (default none), each disc ``fills`` (default all
+    ``fill``); rows ``clipped_r`` (radii) clipped
     to plain white as glare does.  Every centre on the column is a candidate, as the ring map
     proposes."""
     image = np.full((int(radius * height_r), width, 3), field, np.uint8)
     x = width // 2
-    for y, dx in zip(centres_r, offsets_r or [0.0] * len(centres_r)):
+    for y, dx, paint in zip(centres_r, offsets_r or [0.0] * len(centres_r),
+                            fills or [fill] * len(centres_r)):
         centre = (int(round(x + dx * radius)), int(round(y * radius)))
-        cv2.circle(image, centre, int(radius), fill, -1)
+        cv2.circle(image, centre, int(radius), paint, -1)
         cv2.circle(image, centre, int(radius), outline, 1)
     if clipped_r is not None:
         image[int(clipped_r[0] * radius):int(clipped_r[1] * radius)] = 255

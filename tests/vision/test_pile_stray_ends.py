@@ -11,13 +11,10 @@ so is one whose last checker, of its paint, lies a little off its rhythm.
 """
 from __future__ import annotations
 
-import cv2
-import numpy as np
 import pytest
-from checker_frames import assert_hard_frame_counts_read
+from checker_frames import assert_hard_frame_counts_read, drawn_column
 
 from vision import checkers
-from vision.rings import RingScorer
 
 RADIUS = 12.0
 STEP_R = 1.47  # radii between the centres of an overlapped pile, as the renderer draws them
@@ -29,18 +26,9 @@ def _read_column(centres_r: list[float], fills: list[tuple[int, int, int]] | Non
     """The stack read over discs drawn at ``centres_r`` (radii from the top edge, each over the
     one before; ``fills`` default white) on a grey field :data:`HEIGHT_R` radii tall, once its
     stray end is dropped."""
-    height, x = int(RADIUS * HEIGHT_R), 30
-    image = np.full((height, 60, 3), 110, np.uint8)
-    for y, fill in zip(centres_r, fills or [WHITE] * len(centres_r)):
-        centre = (x, int(round(y * RADIUS)))
-        cv2.circle(image, centre, int(RADIUS), fill, -1)
-        cv2.circle(image, centre, int(RADIUS), (60, 60, 60), 1)
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(centres_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, x, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
+    height = int(RADIUS * HEIGHT_R)
+    _, cand = drawn_column(centres_r, RADIUS, HEIGHT_R, 60, (110, 110, 110), WHITE, (60, 60, 60),
+                           fills=fills)
     chains = {("top", 0): cand.chain(RADIUS, checkers.COVERAGE_THRESHOLD,
                                      height - checkers.FAR_REACH * RADIUS)}
     checkers._without_stray_ends({("top", 0): cand}, chains, RADIUS, height)
