@@ -237,7 +237,8 @@ def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
     0-1499, 41 frames, 35 taken raised, 26 points mended and none lost; flat hard seeds
     0-4999, 46 frames, none taken raised (the median squared offset of their board-plane
     firsts at most 0.51 of the raised field's; of the solid frames taken raised with a point
-    mended, 1.23 or more)."""
+    mended, 1.23 or more).  With enough of them, ``by`` :data:`RAISED_CLEARLY_NEARER`: much
+    nearer."""
     first_raised, base_raised = _firsts(raised, geometry)
     if not len(first_raised):
         return False
