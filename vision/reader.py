@@ -85,6 +85,18 @@ FIELD_MARGIN = 0.0
 #: distances from their bases, steep frames with three or more: flat hard seeds 0-4999, 534
 #: frames, 0.068 radii squared or more (0.26 radii); real-aug, 32, 0.128 or more; solid seeds
 #: 0-1499, 407, under 0.04 in 324.
+#:
+#: A steep frame the board plane judges flat is still taken raised when the raised field's
+#: first checkers lie much nearer their bases than the board plane's: their median squared
+#: offset under :data:`RAISED_CLEARLY_NEARER` times the board plane's
+#: (:func:`nearer_their_bases`).  Seen 55-60 degrees from vertical, the tops of a few first
+#: checkers can stand just over :data:`RAISED_AT_BASE` off their bases on the raised field
+#: while the board plane misplaces most.  The ratio, steep frames the board plane judges flat
+#: (a4eaad6's readings): flat hard seeds 0-4999, 577 frames, 1.62 or more; real-aug, 32 (real
+#: checkers are a little thick), 1.12 or more; solid seeds 0-1499, 17 frames, two under 0.5
+#: (0.11 and 0.18: 8 points mended, none lost), the next at 0.59 (162: read raised, one point
+#: lost) and the rest 1.06 or more.
+RAISED_CLEARLY_NEARER = 0.5
 RAISED_SHIFT_LEAST = 0.2
 RAISED_CLEARLY = 0.35
 RAISED_FAR = 0.4
@@ -213,24 +225,26 @@ def seen_at_bases(findings: CheckerFindings, geometry: BoardGeometry) -> bool:
 
 
 def nearer_their_bases(raised: CheckerFindings, flat: CheckerFindings,
-                       geometry: BoardGeometry) -> bool:
+                       geometry: BoardGeometry, by: float = 1.0) -> bool:
     """Whether the first checkers found on the field rectified through the plane of the
     checkers' tops (``raised``) lie nearer their bases than those found on the board-plane
-    field (``flat``): where a checker lies, its top face is seen over its base on the one field
-    it was read right on, and off it on the other.
+    field (``flat``), their median squared offset under ``by`` times the board plane's: where
+    a checker lies, its top face is seen over its base on the one field it was read right on,
+    and off it on the other.
 
     For steep frames (:func:`steep_view`) with too few first checkers on the board plane for
     :func:`raised_view` to tell by (both readings of every such frame): solid synthetic seeds
     0-1499, 41 frames, 35 taken raised, 26 points mended and none lost; flat hard seeds
     0-4999, 46 frames, none taken raised (the median squared offset of their board-plane
     firsts at most 0.51 of the raised field's; of the solid frames taken raised with a point
-    mended, 1.23 or more)."""
+    mended, 1.23 or more).  With enough of them, ``by`` :data:`RAISED_CLEARLY_NEARER`: much
+    nearer."""
     first_raised, base_raised = _firsts(raised, geometry)
     if not len(first_raised):
         return False
     first_flat, base_flat = _firsts(flat, geometry)
     return not len(first_flat) or (_median_offset(first_raised, base_raised)
-                                   < _median_offset(first_flat, base_flat))
+                                   < by * _median_offset(first_flat, base_flat))
 
 
 def with_hidden_bases(findings: CheckerFindings, geometry: BoardGeometry, lean: "PileLean"
@@ -407,11 +421,13 @@ class BoardReader:
             if raised is not None:
                 # (The same camera as steep's, when there is one.)
                 findings = read_raised(*raised) if seen_raised is None else seen_raised
-            elif (seen_raised is not None
-                  and len(_firsts(findings, rect.geometry)[0]) < RAISED_STACKS_LEAST
-                  and nearer_their_bases(seen_raised, findings, rect.geometry)):
-                # Too few first checkers on the board plane to tell raised from flat by:
-                # the field whose first checkers lie at their bases.
+            elif seen_raised is not None and nearer_their_bases(
+                    seen_raised, findings, rect.geometry,
+                    1.0 if len(_firsts(findings, rect.geometry)[0]) < RAISED_STACKS_LEAST
+                    else RAISED_CLEARLY_NEARER):
+                # Too few first checkers on the board plane to tell raised from flat by: the
+                # field whose first checkers lie at their bases; else only one whose first
+                # checkers lie much nearer them.
                 raised, findings = steep, seen_raised
         if raised is not None:
             with_hidden_bases(findings, rect.geometry,
