@@ -50,7 +50,9 @@ or size:
    too faint to find, as a band of the die's colour, shaded or lit as brightly as the top, deeper
    beyond the top's edge than beyond the opposite edge by more than the slant's sine and
    ``cocked_side_margin``, on a board of another colour; beyond a one's
-   outline turned as its face's colour ends around the pip).  A small die
+   outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
+   pips seen more squarely than all of them (rounder, as large, clearer: the top's own pip, beside
+   the side face that passed for a top).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
@@ -1923,6 +1925,49 @@ SIDE_PIPS_NARROWER = 0.85
 SIDE_OPENING_MARGIN = 0.2
 
 
+#: A pip just beyond a top of two or three pips (its centre within this many of the top's edges
+#: of the top's centre) ...
+SQUARER_PIP_REACH = 1.1
+#: ... seen rounder than every pip of that top by this much (axis ratio) ...
+SQUARER_PIP_ROUNDER = 0.05
+#: ... at least as large, and clearer than each by this factor, lies on a face turned more toward
+#: the camera than that "top" (:func:`_squarer_pip_beside`).
+SQUARER_PIP_CLEARER = 1.1
+
+
+def _squarer_pip_beside(field_: PipField, top: Face, foreign: set[int]) -> float:
+    """How clearly a pip beside a top of two or three pips is seen more squarely than that top's
+    pips: the least of its margins in roundness, size and contrast over the top's roundest,
+    largest and clearest pip (positive: on every count); ``-inf`` for no such pip.
+
+    A small cocked die seen from above shows its top's one pip round and clear, and beside it a
+    side face's pips foreshortened into narrow, smaller, fainter ellipses whose layout (a row of
+    three, two of them) passes for a top when the one's pip made no face of its own (found as the
+    lone core of a blob).  The face a reader takes for a die's top is the one turned most toward
+    the camera, so such a pip beside it shows that the "top" is a side face.  A flat die's side
+    faces are seen at the camera's slant, never more squarely than its top; another die's pips
+    are its faces' (``foreign``).
+    """
+    if not 2 <= len(top.pips) <= 3:
+        return -math.inf
+    own = [field_.pips[i] for i in top.pips]
+    roundest = max(p.axis_ratio for p in own)
+    largest = max(p.radius for p in own)
+    clearest = max(abs(p.face_grey - p.pip_grey) for p in own)
+    polygon = (top.centre + 1.08 * (top.corners - top.centre)).astype(np.float32)
+    best = -math.inf
+    for index, pip in enumerate(field_.pips):
+        if index in foreign or index in top.pips or pip.polarity != top.polarity:
+            continue
+        if np.linalg.norm(pip.xy - top.centre) > SQUARER_PIP_REACH * top.edge_px or \
+                cv2.pointPolygonTest(polygon, (float(pip.x), float(pip.y)), False) >= 0:
+            continue
+        margin = min(pip.axis_ratio - roundest - SQUARER_PIP_ROUNDER, pip.radius / largest - 1.0,
+                     abs(pip.face_grey - pip.pip_grey) / max(clearest, 1e-6) - SQUARER_PIP_CLEARER)
+        best = max(best, margin)
+    return best
+
+
 def _outline_tolerance(face: Face) -> float:
     """How far from square a flat face's measured outline may be: a few percent for the
     layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
@@ -2318,6 +2363,9 @@ class DiceReader:
                 tilted = tilted or _loose_side_opening(field_, top, not_sides) > math.sin(view) + SIDE_OPENING_MARGIN
                 cocked = tilted or self._side_pips(field_, top, foreign_or_shut,
                                                    math.sin(view) + settings.cocked_side_margin)
+                # A pip beside a top of two or three pips, seen more squarely than all of them,
+                # lies on the face turned up: that "top" is a side face of a cocked die.
+                cocked = cocked or _squarer_pip_beside(field_, top, foreign) > 0.0
                 # A side face whose pips are too faint to find (red pips on a shaded white side)
                 # still shows as a band of the die's colour (shaded, or as bright as the top where
                 # the side face is turned toward the light) beyond the top's edge, as
