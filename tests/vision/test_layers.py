@@ -90,3 +90,18 @@ def test_nothing_found_nothing_read():
     assert read_layered(field, 0.0, 1, 10.0, []) is None
     # A plain field with a few "found" places: no rims anywhere, nothing layered.
     assert read_layered(field, 0.0, 1, 10.0, [(100.0, 10.0), (100.0, 30.0)]) is None
+
+
+@pytest.mark.parametrize("seed", [0, 3, 15])
+def test_first_layer_checkers_between_two_upper_ones_need_not_show_their_slivers(seed):
+    # Hard layered boards whose tall stacks hold first-layer checkers between two upper ones
+    # showing a fifth to a half of their rim slivers (in the upper checkers' shadow): they
+    # were read as the five checkers found, the layered reading refused for those slivers.
+    from vision.reader import BoardReader
+
+    scene = render_board(None, RenderOptions(seed=seed, hard=True, layered=True))
+    seen = BoardReader(layered_stacks=True).read(scene.image, corners=scene.corners)
+    for row in ("top", "bottom"):
+        for want, got in zip(getattr(scene.truth, row), getattr(seen, row)):
+            if want is not None and want.count > 5:
+                assert got is not None and got.count == want.count, (row, want, got)
