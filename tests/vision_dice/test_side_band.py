@@ -7,7 +7,8 @@ tilt of 20-25 degrees the top's own outline and pips pass as flat.  The side fac
 a band of the top's colour, shaded, as deep as the face is open (sin 20 = 0.34 of the edge); a
 flat die seen from above shows none.  A one's outline is only a guess from its size: it is turned
 as the face's colour ends around the pip (a square turned 30 degrees is no square at 0) before the
-band beyond it is measured.
+band beyond it is measured; a cocked one's top, seen shortened along its tilt, as a rectangle so
+shortened (a square spreads past it onto the band, or is turned off to fit it).
 
 A side face turned toward the light is lit as brightly as the top: the band is the die's colour,
 shaded or not, and only its excess over the opposite edge counts (where the outline is off, too
@@ -48,6 +49,16 @@ ONES_WITH_FAINT_SIDE_FACES = [
 ]
 
 
+#: Cocked ones whose top, seen shortened along its tilt (by its cosine), was fitted as a square:
+#: turned off, or spread past the top onto the band (cases as above).
+ONES_SEEN_SHORTENED = [
+    (1, "white_red_pips", 26, 0.8, 0, 25, 1068),
+    (1, "white_red_pips", 26, 0.8, 0, 30, 1068),
+    (1, "white_red_pips", 32, 0.8, 30, 20, 1077),
+    (1, "white_red_pips", 38, 0.8, 0, 25, 1084),
+]
+
+
 #: Cocked dice whose side face, turned toward the light, is as bright as the top (cases as above).
 LIT_SIDE_FACES = [
     (1, "white_red_pips", 26, 0.8, 100, 25, 1071),
@@ -76,6 +87,14 @@ def test_a_cocked_one_whose_side_face_shows_no_pip_is_not_read():
 
 def test_the_same_ones_lying_flat_are_read():
     assert not flat_twins_misread(ONES_WITH_FAINT_SIDE_FACES)
+
+
+def test_a_cocked_one_seen_shortened_is_not_read():
+    assert not cocked_read_as_a_number(ONES_SEEN_SHORTENED)
+
+
+def test_the_same_shortened_ones_lying_flat_are_read():
+    assert not flat_twins_misread(ONES_SEEN_SHORTENED)
 
 
 def test_a_ones_outline_is_turned_as_its_face():

@@ -1856,8 +1856,10 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
 
 def _one_outline(bgr: np.ndarray, pip: Pip, half: float, directions: int = 72) -> np.ndarray | None:
     """The corners of a one's top, turned as its outline is: a square of half-edge ``half``
-    (pixels) around the pip, turned to fit where the face's colour ends on rays from the pip, or
-    ``None`` when too few rays find that end.
+    (pixels) around the pip, turned to fit where the face's colour ends on rays from the pip (or,
+    where they fit one clearly better, a rectangle shortened across one edge: a cocked one's top
+    is seen shortened along its tilt by the tilt's cosine), or ``None`` when too few rays find
+    that end.
 
     A one's lone pip tells its face's size (:func:`_lone_pip_face_size`) but not how it is
     turned; the rays to a square's outline are ``half / max(|cos|, |sin|)`` long at an angle off
@@ -1886,20 +1888,37 @@ def _one_outline(bgr: np.ndarray, pip: Pip, half: float, directions: int = 72) -
     if np.count_nonzero(found) < directions // 2:
         return None
     lengths = steps[np.argmax(off, axis=1)][found]
-    turns = np.radians(np.arange(0.0, 90.0, 2.0))
-    spread = []
-    for turn in turns:
-        off_normal = angles[found] - turn
-        halves = lengths * np.maximum(np.abs(np.cos(off_normal)), np.abs(np.sin(off_normal)))
-        spread.append(float(np.median(np.abs(halves - half))))
-    turn = float(turns[int(np.argmin(spread))])
+    # A rectangle of half-edges ``half`` across and ``half * shortening`` along its second edge:
+    # the rays to it are ``half / max(|cos|, |sin| / shortening)`` long.  The square is tried
+    # first (its turns repeat past 90 degrees); then the rectangles, the least shortened first,
+    # each taken only where it fits clearly better than the best outline so far: a flat one's top
+    # is seen square, and a cocked one's no more shortened than it must be.
+    turns = np.radians(np.arange(0.0, 180.0, 2.0))
+    off_normal = angles[found][None, :] - turns[:, None]
+    cos, sin = np.abs(np.cos(off_normal)), np.abs(np.sin(off_normal))
+    best = (math.inf, 0.0, 1.0)
+    for shortening in ONE_OUTLINE_SHORTENINGS:
+        spreads = np.median(np.abs(lengths * np.maximum(cos, sin / shortening) - half), axis=1)
+        gain = 0.0 if shortening == 1.0 else ONE_OUTLINE_RECTANGLE_GAIN * half
+        for turn, spread in zip(turns, spreads):
+            if shortening == 1.0 and turn >= 0.5 * math.pi:
+                break
+            if spread < best[0] - gain:
+                best = (float(spread), float(turn), shortening)
+    _, turn, shortening = best
     rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
-    return pip.xy + (2.0 * half) * _SQUARE @ rotation.T
+    return pip.xy + (2.0 * half) * (_SQUARE * np.array([1.0, shortening])) @ rotation.T
 
 
 #: A pixel is off a one's face where it lies this far (BGR levels) from the face's colour
 #: (:func:`_one_outline`).
 ONE_OUTLINE_COLOUR = 40.0
+#: A tilted one's top is seen shortened along its tilt by the tilt's cosine (to cos 40 degrees:
+#: past that another face is more upward); its outline is fitted as a rectangle so shortened ...
+ONE_OUTLINE_SHORTENINGS = (1.0, 0.95, 0.9, 0.85, 0.8, 0.75)
+#: ... where it fits the rays this much (a fraction of the half-edge) better than the best
+#: outline tried before it (the square, then the less shortened rectangles).
+ONE_OUTLINE_RECTANGLE_GAIN = 0.02
 
 
 #: A pixel is of a die's shaded colour when it lies within this distance (of BGR levels) of the
