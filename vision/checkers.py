@@ -123,6 +123,17 @@ FAR_ENDS_TRIED = 3
 #: short of the threshold in its mean and at its top (:func:`_nearly_whole_pile`): one of the
 #: ring's :data:`~vision.rings.COVERAGE_ANGLES` directions, the least a score can change by.
 PILE_SHORT = 1.0 / COVERAGE_ANGLES
+#: A blurred tall pile may show every crescent dimmer still: its fit is taken, when no other
+#: passes, if every checker shows a rim (:data:`MEMBER_FLOOR`), its mean and its top fall
+#: short of the threshold by no more than :data:`RHYTHM_PILE_SHORT`, two ring directions,
+#: its checkers are clearly of one paint (:data:`HIDDEN_END_JUMP`) and the rhythm of its rims
+#: confirms its count (:func:`_rhythm_confirms`; see :func:`_rhythmic_pile`).  With no floor
+#: on the mean and top at all, the fallback fires on four frames of flat synthetic 0-5999,
+#: solid 0-499 and layered 0-99 (corners given): right on 2861, 4667 and 5196 (red 14, 12, 14
+#: read empty: tops 0.78-1.0, means 0.761-0.776), wrong on solid 328 (a blue 6 on an empty
+#: point: top 0.75, one direction short of 2861's, mean 0.77) and on 4667's first (steep) read
+#: (an 11, mean 0.731; its final read takes the 12).
+RHYTHM_PILE_SHORT = 2 * PILE_SHORT
 #: Rim share a checker alone on its point must show on the arc facing the board's centre
 #: (within :data:`AXIS_ARC_DEG` of the point's axis) when its middle has the point's own
 #: colour (closer than :data:`SAME_PAINT`, lightness-weighted Lab, to the point one diameter
@@ -329,8 +340,15 @@ PILE_TOP_LEAST = RECOUNT_LEAST
 #: stack shows at least :data:`MEMBER_FLOOR` of its rim where it is put (:func:`_recount`).  On
 #: synthetic hard seeds 0-2999 (corners given), over the 5583 chains of four or more with a
 #: rhythm, no chain read right had a rhythm that disagreed with it and came within 0.25 of a
-#: whole number of steps; the span lies within 0.15 of one for 90% of them.
-PERIOD_TIGHT = 0.1
+#: whole number of steps; the span lies within 0.15 of one for 90% of them.  Over flat 0-5999
+#: and solid 0-499 (corners given), of the faint rhythms that disagree with a chain: those
+#: that count the pile right lie 0.105 steps off and more (0.105-0.126 mended at 0.15: a white
+#: 12 under glare read 11 on 5806, a black 3 read 4 on 5200, a red 13 read 11 on solid 371);
+#: the nearest that disagrees with a chain of the right count lies 0.215 off (4499, a white
+#: 15).  Heaps built in layers ring off their rhythm (their chains are read_layered's starting
+#: point): on layered seeds 0-99 such rhythms lie 0.04-0.16 off; all read as at 0.1 but seed
+#: 18's bottom[7], a 6 read 7 at 0.1 and 5 at 0.15.
+PERIOD_TIGHT = 0.15
 #: A referee must not take a pile the reader could not count for an empty point or a short
 #: stack.  The ring map proposes a candidate near each checker of a pile however faint its
 #: rims (each shows its rim but for the far arc the next one hides): a walk of at least
@@ -2326,7 +2344,10 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     * (``crooked``) a pile stacked crooked, its checkers off the line through its ends by up to
       :data:`SIDE_SLACK`, that no fit passes on that line, is fitted again with each centre
       where the ring map puts it beside the line (:func:`_beside`), as in
-      :func:`_regular_stack`, its checkers then clearly of one paint (:data:`HIDDEN_END_JUMP`).
+      :func:`_regular_stack`, its checkers then clearly of one paint (:data:`HIDDEN_END_JUMP`);
+    * when no fit passes (or the sideways fit taken is off the rhythm), a blurred pile whose
+      every crescent shows dimmer still is taken when the rhythm of its rims confirms the
+      fit's count (:func:`_rhythmic_pile`, :data:`RHYTHM_PILE_SHORT`).
 
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
@@ -2408,6 +2429,7 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     # when each centre sits where the ring map puts it beside the line (_beside: a hand
     # stacks a tall pile a little crooked, each checker off the line through its ends), its
     # checkers then clearly of one paint (HIDDEN_END_JUMP), as in _regular_stack.
+    rhythmic_fits: dict[tuple[int, int, int], tuple] = {}
     for way in ("on its line", "leaning", "sideways"):
         shapes = None
         colour_jump = COLOUR_JUMP
@@ -2477,7 +2499,10 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                 if blurred is None:
                     continue
                 clear = top_one >= threshold and seen.mean() >= threshold
-                if not clear and not _nearly_whole_pile(seen, float(top_one), threshold):
+                nearly_whole = not clear and _nearly_whole_pile(seen, float(top_one), threshold)
+                rhythmic = (not clear and not nearly_whole
+                            and _rhythmic_pile(seen, float(top_one), threshold))
+                if not (clear or nearly_whole or rhythmic):
                     continue
                 if colours is None:
                     colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
@@ -2485,9 +2510,12 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                     spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
                 if spread >= colour_jump or not _of_its_stack(colours, blurred):
                     continue
+                if rhythmic and (spread >= HIDDEN_END_JUMP
+                                 or not _rhythm_confirms(scorer, x, y, d, radius)):
+                    continue
                 # Unseen checkers neither add nor take away (see REGULAR_MARGIN).
                 value = float((seen - threshold - REGULAR_MARGIN).sum())
-                fits = passed if clear else nearly
+                fits = passed if clear else nearly if nearly_whole else rhythmic_fits
                 if (f, t, n) not in fits or value > fits[f, t, n][0]:
                     fits[f, t, n] = (value, x, y, d, full[part], no_far[part], no_near[part],
                                      far_arc[part], gone)
@@ -2498,17 +2526,23 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     only_nearly = not passed
     if only_nearly:
         passed = nearly
-    if not passed:
-        return None
-    key = max(passed, key=lambda k: passed[k][0])
-    recount = _seen_recount(scorer, *key, *passed[key][1:4], passed[key][-1], radius)
-    if recount in passed:
-        key = recount
-    _, x, y, d, a, b, c, e, _ = passed[key]
-    if way == "sideways" and not _rhythm_agrees(scorer, x, y, d, radius):
+    fit = None
+    if passed:
+        key = max(passed, key=lambda k: passed[k][0])
+        recount = _seen_recount(scorer, *key, *passed[key][1:4], passed[key][-1], radius)
+        if recount in passed:
+            key = recount
+        fit = passed[key]
         # Centres free to move aside find some rim where there is none, as between touching
         # checkers of a blurred pile: its count must be the one the rims' rhythm asks for.
-        return None
+        if way == "sideways" and not _rhythm_agrees(scorer, *fit[1:4], radius):
+            fit = None
+    if fit is None:
+        # A blurred pile fainter still whose count the rhythm confirms (_rhythmic_pile).
+        if not rhythmic_fits:
+            return None
+        fit, only_nearly = max(rhythmic_fits.values(), key=lambda v: v[0]), False
+    _, x, y, d, a, b, c, e, _ = fit
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     pile = list(range(base, base + len(d)))
     if only_nearly and not _rhythm_agrees(scorer, x, y, d, radius):
@@ -2522,10 +2556,27 @@ def _rhythm_agrees(scorer: RingScorer, x: np.ndarray, y: np.ndarray, dist: np.nd
     the count of a fit (centres ``x``, ``y``, distances ``dist`` from the edge, base to top):
     its span lies within :data:`NEARLY_RHYTHM` of one step per checker but one.  A pile with no
     rhythm within the plausible steps says nothing against it."""
+    off = _off_rhythm(scorer, x, y, dist, radius)
+    return off is None or off <= NEARLY_RHYTHM
+
+
+def _rhythm_confirms(scorer: RingScorer, x: np.ndarray, y: np.ndarray, dist: np.ndarray,
+                     radius: float) -> bool:
+    """Whether the rhythm of a pile's rims confirms the count of a fit (as
+    :func:`_rhythm_agrees`, but a pile with no rhythm confirms nothing)."""
+    off = _off_rhythm(scorer, x, y, dist, radius)
+    return off is not None and off <= NEARLY_RHYTHM
+
+
+def _off_rhythm(scorer: RingScorer, x: np.ndarray, y: np.ndarray, dist: np.ndarray,
+                radius: float) -> float | None:
+    """How many steps of the rhythm of a pile's rims (:func:`_stack_period`) the span of a fit
+    (centres ``x``, ``y``, distances ``dist`` from the edge, base to top) lies off one step per
+    checker but one; ``None`` when there is no rhythm within the plausible steps."""
     step, _ = _rhythm(scorer, float(np.median(x)), float(y[0]), float(y[-1]), radius)
     if step <= 0:
-        return True
-    return abs(float(dist[-1] - dist[0]) / step - (dist.size - 1)) <= NEARLY_RHYTHM
+        return None
+    return abs(float(dist[-1] - dist[0]) / step - (dist.size - 1))
 
 
 def _pile_top_rim(scorer: RingScorer, x: np.ndarray, y: np.ndarray, full: np.ndarray,
@@ -2569,6 +2620,24 @@ def _nearly_whole_pile(seen: np.ndarray, top_one: float, threshold: float) -> bo
     least = threshold - PILE_SHORT
     return bool(seen.size >= BLURRED_LEAST and seen.min() >= MEMBER_FLOOR
                 and top_one >= least and seen.mean() >= least)
+
+
+def _rhythmic_pile(seen: np.ndarray, top_one: float, threshold: float) -> bool:
+    """Whether a faint tall stack's fit (``seen``, the rim share of each checker seen, base to
+    top; ``top_one``, the whole rim of the checker on top) that :func:`_nearly_whole_pile`
+    refuses may still be a blurred pile if the rhythm of its rims confirms its count: at least
+    :data:`BLURRED_LEAST` checkers, every one showing at least :data:`MEMBER_FLOOR`, its top
+    and its mean short of the threshold by no more than :data:`RHYTHM_PILE_SHORT`.
+
+    >>> _rhythmic_pile(np.array([1.0, 0.65, 0.7, 0.74, 0.7, 0.74, 0.7, 1.0]), 1.0, 0.82)
+    True
+    >>> _rhythmic_pile(np.array([1.0, 0.65, 0.7, 0.57, 0.7, 0.74, 0.7, 1.0]), 1.0, 0.82)
+    False
+    >>> _rhythmic_pile(np.array([1.0, 0.65, 0.7, 0.74, 0.7, 0.74, 0.7, 1.0]), 0.72, 0.82)
+    False
+    """
+    return bool(seen.size >= BLURRED_LEAST and seen.min() >= MEMBER_FLOOR
+                and min(top_one, float(seen.mean())) >= threshold - RHYTHM_PILE_SHORT)
 
 
 def _seen_recount(scorer: RingScorer, base: int, top: int, n: int, x: np.ndarray,
