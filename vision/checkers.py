@@ -2889,14 +2889,37 @@ def _disc_mask(half: int, reach: float) -> np.ndarray:
 
 
 def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tuple[str, int]],
-               centres: dict) -> float:
+               centres: dict, along: bool = False) -> float:
     """Colour distance (lightness-weighted Lab) between candidate ``j``'s middle and the
     point's paint beside it: the median of the empty points of the same paint (``siblings``)
-    at the candidate's distance from the edge."""
+    at the candidate's distance from the edge; ``along``: that paint fitted as a straight line
+    along the row (in x) through two siblings or more, at the candidate's x, which follows light
+    falling off from one end of the board to the other.
+
+    A paint lit more toward the right, a reading of that very paint at x 180 and the empty
+    points of that paint at x 20, 60 and 100: the median is the paint at x 60, far darker.
+
+    >>> lab = np.full((40, 200, 3), 128, np.uint8)
+    >>> lab[..., 0] = np.linspace(150, 250, 200).astype(np.uint8)[None, :]
+    >>> scorer = RingScorer(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), radius=8.0)
+    >>> one = np.ones(1, np.float32)
+    >>> cand = _Candidates(ys=one * 20, px=one * 180, py=one * 20, full=one, no_far=one,
+    ...                    no_near=one, colours=scorer.colour_at(one * 180, one * 20), far_arc=one)
+    >>> centres = {("top", 0): 20.0, ("top", 2): 60.0, ("top", 4): 100.0}
+    >>> _paint_gap(scorer, cand, 0, list(centres), centres) > SAME_PAINT
+    True
+    >>> _paint_gap(scorer, cand, 0, list(centres), centres, along=True) < 2
+    True
+    """
     y = np.full(len(siblings), cand.py[j], np.float32)
-    paint = scorer.colour_at(np.array([centres[key] for key in siblings], np.float32), y)
-    paint = np.median(weighted(paint), axis=0)
-    return float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - paint) ** 2).sum()))
+    xs = np.array([centres[key] for key in siblings], np.float32)
+    paint = weighted(scorer.colour_at(xs, y))
+    if along and len(siblings) >= 2:
+        slope, offset = np.polyfit(xs.astype(np.float64), paint.astype(np.float64), 1)
+        reference = slope * float(cand.px[j]) + offset
+    else:
+        reference = np.median(paint, axis=0)
+    return float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - reference) ** 2).sum()))
 
 
 def _paint_lone(scorer: RingScorer, candidates: dict,
@@ -3034,7 +3057,11 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
     if chain:
         if facing - float(cand.ys[chain[0]]) >= FACING_TOUCH * radius:
             return None
-        return None if own_colour(chain[0]) else []
+        # Nothing but its colour tells such a reading from a bare base: it must differ from
+        # the paint as the light leaves it along the row too (held seeds 5044, 5261: white
+        # bases, lit unlike their siblings across the board, read as white and blue checkers).
+        return None if own_colour(chain[0]) and _paint_gap(
+            scorer, cand, chain[0], siblings, centres, along=True) >= SAME_PAINT else []
     near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
             & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
             & (cand.full < threshold) & (cand.far_arc >= LONE_FAR_ARC)
