@@ -166,6 +166,16 @@ LONE_RIM_STEP = 2.0
 #: at most (1034); the glare-lit bases with a step of 2 or more, 0.27 and 0.30 (seeds 3934,
 #: 3089; the others, 0.17 to 1.0 or with a step under 2).
 LONE_RAMP_SHORT = 0.1
+#: ... and it must step in colour (:func:`_far_step` of Lab, above the change beside the band
+#: as the lightness step is) by at least :data:`LONE_COLOUR_STEP` of its lightness step.  A rim
+#: changes the colour where it changes the lightness, at the checker's radius; glare across a
+#: coloured paint washes the colour out along the whole ray, so the colour's change beside the
+#: band swallows its step there while the lightness still steps.  Synthetic hard seeds 0-5999,
+#: solid -n 500 and the real photos under every transform (corners given), lone readings of
+#: their point's paint clear of the facing stack stepping 2 or more in lightness: the checkers
+#: 0.76 or more (1826); held seed 5723's glare-lit cream base (blurred), read as a white
+#: checker, 0.43 (the bare bases so far: 0.81 and more, all refused by other tests).
+LONE_COLOUR_STEP = 0.6
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -2947,7 +2957,8 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
 
     A reading of the paint's very colour must step in lightness (a rim is a bevel's shading, a
     groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
-    must be no ramp (see :data:`LONE_RAMP_SHORT`); one too faint to step is a checker when its
+    must be no ramp (see :data:`LONE_RAMP_SHORT`) and show in its colour too (see
+    :data:`LONE_COLOUR_STEP`); one too faint to step is a checker when its
     rim shows as a line beyond both its sides (:func:`_far_rim_line` at least
     :data:`LONE_RIM_LINE`: seed 3045, a red checker on a red point, 2.4; the bare bases that
     step less, -10 to -1.9).  Glare may lift a dark base far off its
@@ -2994,8 +3005,12 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
             # The point's own paint: its rim must step in lightness and be no ramp, or, too
             # faint to step, show as a line (a bevel, a groove, a dark rim) beyond both sides.
             step = _sampled_step(sampled, radius, lightness=True)
-            if (-line >= LONE_RAMP_SHORT * step * radius if step >= LONE_RIM_STEP
-                    else line < LONE_RIM_LINE):
+            if step >= LONE_RIM_STEP:
+                bare = (-line >= LONE_RAMP_SHORT * step * radius
+                        or _sampled_step(sampled, radius) < LONE_COLOUR_STEP * step)
+            else:
+                bare = line < LONE_RIM_LINE
+            if bare:
                 empty.append(point)
             continue
         # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a

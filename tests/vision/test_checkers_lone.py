@@ -144,6 +144,7 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
     # a reading near its point's paint but not of it (_paint_lone's rim step or line)
     (1057, "top", 4, 0),  # glare lifting a walnut board's ivory base
+    (5723, "bottom", 1, 0),  # glare on a blurred cream base: steps in lightness, not colour
     (1549, "bottom", 10, 0),  # glare on a green-cork base
     (2801, "top", 9, 0),  # glare on a green-cork base
     (1819, "bottom", 4, 1),  # a checker near its point's paint: a faint step, a clear line
