@@ -177,6 +177,16 @@ LONE_RIM_STEP = 2.0
 #: at most (1034); the glare-lit bases with a step of 2 or more, 0.27 and 0.30 (seeds 3934,
 #: 3089; the others, 0.17 to 1.0 or with a step under 2).
 LONE_RAMP_SHORT = 0.1
+#: ... and it must step in colour (:func:`_far_step` of Lab, above the change beside the band
+#: as the lightness step is) by at least :data:`LONE_COLOUR_STEP` of its lightness step.  A rim
+#: changes the colour where it changes the lightness, at the checker's radius; glare across a
+#: coloured paint washes the colour out along the whole ray, so the colour's change beside the
+#: band swallows its step there while the lightness still steps.  Synthetic hard seeds 0-5999,
+#: solid -n 500 and the real photos under every transform (corners given), lone readings of
+#: their point's paint clear of the facing stack stepping 2 or more in lightness: the checkers
+#: 0.76 or more (1826); held seed 5723's glare-lit cream base (blurred), read as a white
+#: checker, 0.43 (the bare bases so far: 0.81 and more, all refused by other tests).
+LONE_COLOUR_STEP = 0.6
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -2958,14 +2968,37 @@ def _disc_mask(half: int, reach: float) -> np.ndarray:
 
 
 def _paint_gap(scorer: RingScorer, cand: _Candidates, j: int, siblings: list[tuple[str, int]],
-               centres: dict) -> float:
+               centres: dict, along: bool = False) -> float:
     """Colour distance (lightness-weighted Lab) between candidate ``j``'s middle and the
     point's paint beside it: the median of the empty points of the same paint (``siblings``)
-    at the candidate's distance from the edge."""
+    at the candidate's distance from the edge; ``along``: that paint fitted as a straight line
+    along the row (in x) through two siblings or more, at the candidate's x, which follows light
+    falling off from one end of the board to the other.
+
+    A paint lit more toward the right, a reading of that very paint at x 180 and the empty
+    points of that paint at x 20, 60 and 100: the median is the paint at x 60, far darker.
+
+    >>> lab = np.full((40, 200, 3), 128, np.uint8)
+    >>> lab[..., 0] = np.linspace(150, 250, 200).astype(np.uint8)[None, :]
+    >>> scorer = RingScorer(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), radius=8.0)
+    >>> one = np.ones(1, np.float32)
+    >>> cand = _Candidates(ys=one * 20, px=one * 180, py=one * 20, full=one, no_far=one,
+    ...                    no_near=one, colours=scorer.colour_at(one * 180, one * 20), far_arc=one)
+    >>> centres = {("top", 0): 20.0, ("top", 2): 60.0, ("top", 4): 100.0}
+    >>> _paint_gap(scorer, cand, 0, list(centres), centres) > SAME_PAINT
+    True
+    >>> _paint_gap(scorer, cand, 0, list(centres), centres, along=True) < 2
+    True
+    """
     y = np.full(len(siblings), cand.py[j], np.float32)
-    paint = scorer.colour_at(np.array([centres[key] for key in siblings], np.float32), y)
-    paint = np.median(weighted(paint), axis=0)
-    return float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - paint) ** 2).sum()))
+    xs = np.array([centres[key] for key in siblings], np.float32)
+    paint = weighted(scorer.colour_at(xs, y))
+    if along and len(siblings) >= 2:
+        slope, offset = np.polyfit(xs.astype(np.float64), paint.astype(np.float64), 1)
+        reference = slope * float(cand.px[j]) + offset
+    else:
+        reference = np.median(paint, axis=0)
+    return float(np.sqrt(((weighted(cand.colours[j:j + 1])[0] - reference) ** 2).sum()))
 
 
 def _paint_lone(scorer: RingScorer, candidates: dict,
@@ -2993,7 +3026,8 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
 
     A reading of the paint's very colour must step in lightness (a rim is a bevel's shading, a
     groove's shadow: a dark paint's chroma changes in blotches of a rim's size), and the step
-    must be no ramp (see :data:`LONE_RAMP_SHORT`); one too faint to step is a checker when its
+    must be no ramp (see :data:`LONE_RAMP_SHORT`) and show in its colour too (see
+    :data:`LONE_COLOUR_STEP`); one too faint to step is a checker when its
     rim shows as a line beyond both its sides (:func:`_far_rim_line` at least
     :data:`LONE_RIM_LINE`: seed 3045, a red checker on a red point, 2.4; the bare bases that
     step less, -10 to -1.9).  Glare may lift a dark base far off its
@@ -3040,8 +3074,12 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
             # The point's own paint: its rim must step in lightness and be no ramp, or, too
             # faint to step, show as a line (a bevel, a groove, a dark rim) beyond both sides.
             step = _sampled_step(sampled, radius, lightness=True)
-            if (-line >= LONE_RAMP_SHORT * step * radius if step >= LONE_RIM_STEP
-                    else line < LONE_RIM_LINE):
+            if step >= LONE_RIM_STEP:
+                bare = (-line >= LONE_RAMP_SHORT * step * radius
+                        or _sampled_step(sampled, radius) < LONE_COLOUR_STEP * step)
+            else:
+                bare = line < LONE_RIM_LINE
+            if bare:
                 empty.append(point)
             continue
         # Near the paint but not of it (or the paint lit by glare): glare or shade lifting a
@@ -3103,7 +3141,11 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
     if chain:
         if facing - float(cand.ys[chain[0]]) >= FACING_TOUCH * radius:
             return None
-        return None if own_colour(chain[0]) else []
+        # Nothing but its colour tells such a reading from a bare base: it must differ from
+        # the paint as the light leaves it along the row too (held seeds 5044, 5261: white
+        # bases, lit unlike their siblings across the board, read as white and blue checkers).
+        return None if own_colour(chain[0]) and _paint_gap(
+            scorer, cand, chain[0], siblings, centres, along=True) >= SAME_PAINT else []
     near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
             & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
             & (cand.full < threshold) & (cand.far_arc >= LONE_FAR_ARC)
@@ -3806,12 +3848,16 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
 
     A ring whose rim is as whole as a point's checker's must be (``threshold``) is a checker
     when it has the colour of a checker found on the points (``checker_colours``, Lab; closer
-    than :data:`SAME_PAINT`).  One of another colour is a checker only with its whole rim
-    (:data:`BAR_THRESHOLD`) and a checker's face (not :func:`_hinge_like`): the bar's hinges,
-    metal, ring nearly as well between the bar's edges, but a hinge is narrow and long where a
-    checker is one paint all round.  (A dark checker on a dark bar shows a faint rim, a glossy
-    one a broken one; a player's checkers may all be on the bar, none on the points to give
-    their colour, and the bar's light may differ from the points'.)
+    than :data:`SAME_PAINT`).  One of another colour needs a checker's face (not
+    :func:`_hinge_like`): the bar's hinges, metal, ring nearly as well between the bar's edges,
+    but a hinge is narrow and long where a checker is one paint all round; and its whole rim
+    (:data:`BAR_THRESHOLD`), or the colour of a checker already taken on the bar.  (A dark
+    checker on a dark bar shows a faint rim, a glossy one a broken one; a player's checkers may
+    all be on the bar, none on the points to give their colour, and the bar's light may differ
+    from the points': the rings are taken wholest first, so a checker showing its whole rim
+    there gives its colour to the others of its player on the bar.  Held seed 5357 and solid
+    seeds 355, 441: black checkers on a black bar showing 0.84-0.91 of their rims, of a colour
+    8.1 from the points' blacks or with no black on the points.)
     """
     radius = scorer.radius
     h = geometry.height
@@ -3830,6 +3876,7 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
     taken: list[float] = []
     known = (weighted(checker_colours) if checker_colours is not None and len(checker_colours)
              else None)
+    on_bar = np.zeros((0, 3), np.float32)   # the colours taken on the bar (weighted Lab)
     for i in np.argsort(cover)[::-1]:
         if cover[i] < threshold:
             break
@@ -3839,8 +3886,10 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
         x = float(px[i])
         colour = scorer.disc_colour(x, y)
         if not _players_colour(colour, known) and (
-                cover[i] < BAR_THRESHOLD or _hinge_like(scorer, x, y)):
+                (cover[i] < BAR_THRESHOLD and not _players_colour(colour, on_bar))
+                or _hinge_like(scorer, x, y)):
             continue
+        on_bar = np.vstack([on_bar, weighted(np.asarray(colour, np.float32)[None, :])])
         taken.append(y)
         stack.centres.append((x, y))
         stack.scores.append(float(cover[i]))

@@ -652,7 +652,10 @@ def _lit_or_shaded(colours: np.ndarray, margins: np.ndarray, centres: np.ndarray
     colour (a black stack under glare turns grey), one shaded into it of the light one.
     Synthetic hard seeds 0-3999 and the real photos under every transform (corners given), the
     20 unsure stacks: the 8 of the dark colour were lit by 15.6 to 62.6 beside; the 12 of the
-    light colour, -24.9 to -1.0 (5 unmeasured).
+    light colour, -24.9 to -1.0 (5 unmeasured).  Light does not give a checker a hue, though:
+    glare washes a colour out toward grey and a shade dims it, so the colour the light points
+    to is not taken when the stack's hue is one it cannot have (:func:`_hue_beyond`; a lit red
+    stack shaded beside read white, held seed 5118).
 
     >>> centres = np.float32([[220, 128, 130], [37, 128, 127]])
     >>> grey = np.float32([[136, 128, 127]] * 3)
@@ -671,7 +674,41 @@ def _lit_or_shaded(colours: np.ndarray, margins: np.ndarray, centres: np.ndarray
     lift = light_beside()
     if lift is None or abs(lift) < LIT_BESIDE:
         return None
-    return int(np.argmin(light)) if lift > 0 else int(np.argmax(light))
+    chosen = int(np.argmin(light)) if lift > 0 else int(np.argmax(light))
+    if _hue_beyond(np.asarray(colours, np.float32), np.asarray(centres, np.float32)[chosen]):
+        return None
+    return chosen
+
+
+#: Distance (8-bit Lab a, b) from a stack's mean hue to every hue the light can give a
+#: checker of a colour (that colour's, washed out toward grey) beyond which the stack is not
+#: of that colour (see :func:`_hue_beyond`).  The unsure stacks the light beside decided on
+#: synthetic hard seeds 0-5999, solid -n 500 and layered -n 100 (19): those given their own
+#: colour lay 0.0 to 7.3 from its hues (a gold stack in glare; 10.7 for a false lone checker,
+#: wrong in either colour); the one given the other colour, held seed 5118's red pair called
+#: white, 67.9.
+HUE_BEYOND = 16.0
+
+
+def _hue_beyond(colours: np.ndarray, centre: np.ndarray) -> bool:
+    """Whether checkers (Lab ``colours``, n x 3) have a hue the light cannot give a checker of
+    colour ``centre`` (Lab): their mean (a, b) lies further than :data:`HUE_BEYOND` from the
+    segment from grey to the centre's (a, b).  Glare washes a colour out along that segment
+    and a shade dims it along it; neither turns white red.
+
+    >>> white, red = np.float32([199, 127, 129]), np.float32([68, 168, 153])
+    >>> _hue_beyond(np.float32([[109, 185, 165]]), white)     # vivid red: no white made it
+    True
+    >>> _hue_beyond(np.float32([[150, 148, 140]]), red)       # red washed out by glare
+    False
+    >>> _hue_beyond(np.float32([[120, 128, 130]]), white)     # white in shade
+    False
+    """
+    hue = np.asarray(colours, np.float32)[:, 1:].mean(axis=0) - 128.0
+    own = np.asarray(centre, np.float32)[1:] - 128.0
+    reach = float(own @ own)
+    along = 0.0 if reach == 0 else min(max(float(hue @ own) / reach, 0.0), 1.0)
+    return float(np.linalg.norm(hue - along * own)) > HUE_BEYOND
 
 
 def settle_off(obs: BoardObservation, tray: TrayReading) -> None:

@@ -129,6 +129,9 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (292, "top", 6, 1),  # a black checker half under the frame's lip, near arc unseen
     (545, "top", 6, 1),  # a gold checker on a black point, its near arc on the frame's lip
     (335, "top", 0, 0),  # a white base touched by a facing white stack of 10
+    (5044, "top", 10, 0),  # a white base touched by a facing white pile of 15, lit unlike
+    (5261, "top", 10, 0),  # the white bases across the board (brighter; darker)
+    (5457, "top", 6, 1),  # a white checker on a black point touched by the facing stack
     # lone readings of the point's own paint
     (356, "bottom", 1, 0),  # glare across a black base read as a black checker
     (798, "top", 9, 0),  # glare across a walnut board's black base
@@ -141,6 +144,7 @@ def test_a_lone_reading_touched_by_the_facing_stack_needs_a_colour_of_its_own():
     (851, "bottom", 2, 0),  # a navy base, its chroma blotchy
     # a reading near its point's paint but not of it (_paint_lone's rim step or line)
     (1057, "top", 4, 0),  # glare lifting a walnut board's ivory base
+    (5723, "bottom", 1, 0),  # glare on a blurred cream base: steps in lightness, not colour
     (1549, "bottom", 10, 0),  # glare on a green-cork base
     (2801, "top", 9, 0),  # glare on a green-cork base
     (1819, "bottom", 4, 1),  # a checker near its point's paint: a faint step, a clear line

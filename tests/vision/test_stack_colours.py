@@ -12,7 +12,7 @@ import pytest
 
 from calibration.colours import centre_distances, name_pair, two_clusters
 from vision.evaluate import load_real, real_dir
-from vision.reader import _stack_colour
+from vision.reader import _lit_or_shaded, _stack_colour
 
 WHITE = (235, 128, 130)
 GOLD = (120, 135, 152)
@@ -72,6 +72,32 @@ def test_drawn_board_with_two_red_checkers_and_shaded_whites():
     obs = BoardReader().read(scene.image, corners=scene.corners)
     score = score_board(obs, scene.truth)
     assert score["names_right"] and score["bar_right"] and score["exact"]
+
+
+def test_shade_beside_a_vivid_red_stack_does_not_make_it_white():
+    """Two red checkers lit halfway to white (lightness 109 between red's 68 and white's 199,
+    neither three times nearer) on a point whose paint beside is shaded: the shade would say
+    "white darkened", but no light gives white red's hue (held seed 5118's bottom[2])."""
+    centres = np.float32([[199, 127, 129], [68, 168, 153]])
+    stack = np.float32([[109, 185, 165], [109, 185, 165]])
+    margins = np.float32([0.49, 0.48])
+    assert _lit_or_shaded(stack, margins, centres, lambda: -11.7) is None
+    # A grey stack (a white one in shade) beside the same shade is still white.
+    grey = np.float32([[120, 128, 130]] * 2)
+    assert _lit_or_shaded(grey, np.float32([0.3, 0.3]), centres, lambda: -11.7) == 0
+
+
+def test_drawn_board_with_a_lit_red_pair_in_shade():
+    """Synthetic hard seed 5118 (blue-white, red/white): the two red checkers on bottom[2],
+    lit, beside shaded paint, are red."""
+    from vision.evaluate import score_board
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=5118, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    score = score_board(obs, scene.truth)
+    assert score["names_right"] and score["exact"], (obs.bottom[2], scene.truth.bottom[2])
 
 
 @pytest.mark.skipif(not (real_dir() / "labels.json").exists(),
