@@ -197,6 +197,23 @@ LONE_RIM_LINE = 2.0
 #: more, at most 0.47: a die beyond the base); the lone checkers so found 2.09 to 2.93, with
 #: lines of 1.57 to 12.4 (bare bases stepping 1.5 or more in every direction: -4.4 or less).
 RIM_NOT_RAMP = 0.0
+#: A lone checker of its point's paint whose far arc steps on most of its directions but not
+#: on all, and whose averaged profile keeps no step (:func:`_far_circle_step` short: a face
+#: shaded darker toward a soft groove at its rim, a centre read a little off, one direction
+#: running onto the triangle's side) is still taken when that arc shows a clear line, at least
+#: :data:`LONE_OWN_LINE` beyond both its levels (:func:`_far_rim_line`), which the bare points
+#: of the same paint in its row, sampled the same way at the same height, do not show: its
+#: lightness less theirs goes as far beyond them (:func:`_sibling_rim_line`).  A line printed
+#: across the bases, the frame's shadow or the paint's shading along the points shows on every
+#: base alike and cancels out; a die lying on the base does not (a die's outline crossing the
+#: arc is a line too), and is left to :func:`_dice_on_paint`.  Synthetic hard seeds 0-5999 and
+#: the real photos under every transform (corners given), the readings that get this far
+#: (point's paint, median far step of :data:`LONE_RIM_STEP` or more, not every direction, no
+#: averaged step, a line of 5 or more): the four lone checkers (5302 bottom[4] and 5705
+#: bottom[2], red on red; 4531 bottom[4] red on red; 5200 top[0] black on black) 6.5 to 9.6;
+#: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
+#: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
+LONE_OWN_LINE = 5.0
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -2772,7 +2789,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
                                 radius, threshold, limit, first_min)
         if verdict is None and not chain:
             verdict = _paint_rim_lone(scorer, cand, row == "top", facing, siblings, centres,
-                                      radius, limit, first_min)
+                                      radius, limit, first_min, (row, column))
         if verdict is not None:
             chains[row, column] = (verdict, rival)
     stacked = [candidates[key].colours[chain] for key, (chain, _) in chains.items()
@@ -3049,7 +3066,8 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
 
 def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing: float,
                     siblings: list[tuple[str, int]], centres: dict, radius: float, limit: float,
-                    first_min: float) -> list[int] | None:
+                    first_min: float, point: tuple[str, int] | None = None
+                    ) -> list[int] | None:
     """A lone checker of its point's own paint for a point read empty, or ``None``.
 
     Such a checker shows a faint rim: short of :data:`COVERAGE_THRESHOLD` all round, or short
@@ -3066,8 +3084,11 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     beyond the base changes at a different distance in each direction (or in a few of them
     only).  It is also taken, with the point's paint or one near it (below :data:`OFF_PAINT`),
     when every direction of its far arc steps by :data:`LONE_RIM_STEP` and its lightness
-    there is no ramp (see :data:`RIM_NOT_RAMP`).  Like every lone reading of its point's paint,
-    it must also step in colour (:func:`_paint_lone`).
+    there is no ramp (see :data:`RIM_NOT_RAMP`); or, with the point's paint, when its far arc
+    shows a line at least :data:`LONE_OWN_LINE` beyond both its levels that the bare points of
+    the same paint (``siblings``, sampled beside their axes as the candidate lies beside
+    ``point``'s) do not show.  Like every lone reading of its point's paint, it must also step
+    in colour (:func:`_paint_lone`).
     """
     if not siblings:
         return None
@@ -3092,6 +3113,11 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
             circle = _far_circle_step(lightness, x, y, radius, edge_up)
             rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
                    and line >= LONE_RIM_LINE)
+            if not rim and line >= LONE_OWN_LINE:   # (see LONE_OWN_LINE)
+                offset = x - (centres[point] if point is not None else x)
+                rim = _sibling_rim_line(lightness, x, y, radius, edge_up,
+                                        [centres[key] + offset for key in siblings]
+                                        ) >= LONE_OWN_LINE
         else:
             continue
         # And the step in colour that every lone reading of its point's paint must show
@@ -3464,6 +3490,34 @@ def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge
         return 0.0
     mean, rho, _ = averaged
     return _line_beyond_levels(mean[:, 0], rho, radius)
+
+
+def _sibling_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool,
+                      sibling_xs: list[float]) -> float:
+    """:func:`_far_rim_line` of the far arc's lightness at (``x``, ``y``) less the median of
+    the same at ``sibling_xs`` (the same height): how far a line on that arc stands beyond
+    both its levels where the bare points of the same paint show none (8-bit Lab units;
+    negative when it stays between them; 0 when nothing can be compared).
+
+    >>> img = np.full((80, 120), 120, np.float32)
+    >>> _ = cv2.circle(img, (40, 40), 11, 100, 2)      # a rim on the first point only
+    >>> _ = cv2.line(img, (0, 53), (119, 53), 90, 2)   # a printed line across every base
+    >>> _far_rim_line(img, 80, 40, 12.0, True) > 5   # a bare base shows the print
+    True
+    >>> round(_sibling_rim_line(img, 80, 40, 12.0, True, [100.0]), 1)
+    0.0
+    >>> _sibling_rim_line(img, 40, 40, 12.0, True, [80.0, 100.0]) > 5
+    True
+    """
+    own = _far_mean_samples(lightness, x, y, radius, edge_up)
+    if own is None:
+        return 0.0
+    mean, rho, _ = own
+    beside = [_far_mean_samples(lightness, sx, y, radius, edge_up) for sx in sibling_xs]
+    beside = [b[0][:, 0] for b in beside if b is not None and b[0].shape == mean.shape]
+    if not beside:
+        return 0.0
+    return _line_beyond_levels(mean[:, 0] - np.median(beside, axis=0), rho, radius)
 
 
 def _line_beyond_levels(mean: np.ndarray, rho: np.ndarray, radius: float) -> float:
