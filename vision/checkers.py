@@ -214,6 +214,21 @@ RIM_NOT_RAMP = 0.0
 #: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
 #: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
 LONE_OWN_LINE = 5.0
+#: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
+#: radii or more) with the point's own paint in its middle (:func:`_paint_gap` below
+#: :data:`SAME_PAINT`) may be that paint itself: beyond a lone checker of its point's paint the
+#: bare point rings on the checker's rim behind it and on the triangle's narrowing sides.  It
+#: must show its rim on its far arc as a lone checker of its point's paint must: where that arc
+#: steps faintly (median :func:`_far_steps` in lightness at least :data:`LONE_RIM_STEP`, below
+#: :data:`PAINT_END_FAINT`) and as a ramp (see :data:`LONE_RAMP_SHORT`: the paint giving way to
+#: the field beyond the narrowing triangle, glare along the point), the stack ends before it
+#: (:func:`_without_paint_ends`).  Synthetic hard seeds 0-5999 and the real photos under every
+#: transform (corners given), such ends as finally read: the two that were the paint (5922
+#: bottom[8], 5963 top[2], black on black, each read 2 for 1) step 2.4 as ramps falling 0.54
+#: and 0.57 of their step over a radius short of the levels; of the 1098 true checkers, those
+#: that are ramps step 4.3 or more, those stepping between 2 and 4 fall short by 0.08 at most
+#: (no ramp).
+PAINT_END_FAINT = 2 * LONE_RIM_STEP
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -1212,20 +1227,59 @@ def _without_paint_ends(scorer: RingScorer, candidates: dict, chains: dict, cent
     given): the true hidden ends of small stacks differ from the checker before by 7.3 at
     most (11 of them); seed 3340's black point beyond a black checker, 13 from it and 3.1
     from the paint.
+
+    A last checker touching the one before, short of a whole rim (:data:`WHOLE_RIM`), with the
+    point's paint in its middle, ends the stack too when its far arc steps only faintly and
+    as a ramp (:func:`_faint_ramp`, see :data:`PAINT_END_FAINT`): the bare paint beyond a
+    checker of that paint.
     """
+    lightness = scorer.lab[:, :, 0]
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if not 2 <= len(chain) <= FLAT_MOST:
             continue
         end, before = chain[-1], chain[-2]
-        if (cand.full[end] >= threshold
-                or cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
-                or cand.distances[end][before] < SAME_PAINT):
+        touching = cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
+        if touching:
+            if cand.full[end] >= WHOLE_RIM:
+                continue
+        elif cand.full[end] >= threshold or cand.distances[end][before] < SAME_PAINT:
             continue
         siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
                     if c != column and not chains[row, c][0]]
-        if siblings and _paint_gap(scorer, cand, end, siblings, centres) < SAME_PAINT:
-            chains[row, column] = (chain[:-1], rival)
+        if not siblings or _paint_gap(scorer, cand, end, siblings, centres) >= SAME_PAINT:
+            continue
+        if touching and not _faint_ramp(lightness, float(cand.px[end]), float(cand.py[end]),
+                                        radius, row == "top"):
+            continue
+        chains[row, column] = (chain[:-1], rival)
+
+
+def _faint_ramp(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                ) -> bool:
+    """Whether the far arc of a place at (``x``, ``y``) steps in lightness only faintly (a
+    median :func:`_far_steps` from :data:`LONE_RIM_STEP` up to :data:`PAINT_END_FAINT`) and as
+    a ramp (:func:`_far_rim_line` short of both levels by :data:`LONE_RAMP_SHORT` of its step
+    over a radius): bare paint giving way to what lies beyond it, not a rim (see
+    :data:`PAINT_END_FAINT`).
+
+    >>> d = np.hypot(*np.mgrid[-40:40, -40:40].astype(np.float32))
+    >>> def lighter_beyond(slope):   # paint giving way to a lighter field from 0.7 radii on
+    ...     return (50 + slope * np.clip(d - 8.4, 0, None)).astype(np.float32)
+    >>> _faint_ramp(lighter_beyond(3.0), 40, 40, 12.0, True)
+    True
+    >>> _faint_ramp(lighter_beyond(6.0), 40, 40, 12.0, True)   # a clear step: not faint
+    False
+    >>> rim = np.full((80, 80), 50, np.float32)
+    >>> _ = cv2.circle(rim, (40, 40), 12, 38, 2)    # a dark groove: a line, no ramp
+    >>> _faint_ramp(cv2.GaussianBlur(rim, (0, 0), 1.0), 40, 40, 12.0, True)
+    False
+    """
+    steps = _far_steps(lightness, x, y, radius, edge_up)
+    if steps is None or not LONE_RIM_STEP <= float(np.median(steps)) < PAINT_END_FAINT:
+        return False
+    short = -_far_rim_line(lightness, x, y, radius, edge_up)
+    return short >= LONE_RAMP_SHORT * float(np.median(steps)) * radius
 
 
 def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
