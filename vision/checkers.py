@@ -30,10 +30,14 @@ ramp.  Such a checker's rim may be too faint for the usual share of rim at all; 
 taken when that step is in lightness, at one distance in every direction of the arc (a circle:
 blotches of paint, a shadow's soft edge or a die's straight side beyond the base are not), and
 a line darker or lighter than both the face and the paint beyond, which are one colour (glare
-is a ramp); or when it steps in every direction of the arc and is no ramp.  Likewise a checker whose
-whole rim shows has nothing lying on it closely, and a stack's end that shows only part of a
-rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
-shows part of a ring too).
+is a ramp); or when it steps in every direction of the arc and is no ramp; or when it steps on
+most of the arc and shows a clear line there that the bare points of the same paint, at the same
+height, do not show (a line printed across the bases shows on all of them).  Likewise a checker
+whose whole rim shows has nothing lying on it closely, and a stack's end that shows only part of
+a rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
+shows part of a ring too); a small stack's end touching the one before with the point's paint
+in its middle, short of a whole rim, must show its far rim too (the bare point beyond a checker
+of its paint rings on that checker's rim and the triangle's sides, its far arc a faint ramp).
 
 Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
 through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
@@ -218,6 +222,38 @@ LONE_RIM_LINE = 2.0
 #: more, at most 0.47: a die beyond the base); the lone checkers so found 2.09 to 2.93, with
 #: lines of 1.57 to 12.4 (bare bases stepping 1.5 or more in every direction: -4.4 or less).
 RIM_NOT_RAMP = 0.0
+#: A lone checker of its point's paint whose far arc steps on most of its directions but not
+#: on all, and whose averaged profile keeps no step (:func:`_far_circle_step` short: a face
+#: shaded darker toward a soft groove at its rim, a centre read a little off, one direction
+#: running onto the triangle's side) is still taken when that arc shows a clear line, at least
+#: :data:`LONE_OWN_LINE` beyond both its levels (:func:`_far_rim_line`), which the bare points
+#: of the same paint in its row, sampled the same way at the same height, do not show: its
+#: lightness less theirs goes as far beyond them (:func:`_sibling_rim_line`).  A line printed
+#: across the bases, the frame's shadow or the paint's shading along the points shows on every
+#: base alike and cancels out; a die lying on the base does not (a die's outline crossing the
+#: arc is a line too), and is left to :func:`_dice_on_paint`.  Synthetic hard seeds 0-5999 and
+#: the real photos under every transform (corners given), the readings that get this far
+#: (point's paint, median far step of :data:`LONE_RIM_STEP` or more, not every direction, no
+#: averaged step, a line of 5 or more): the four lone checkers (5302 bottom[4] and 5705
+#: bottom[2], red on red; 4531 bottom[4] red on red; 5200 top[0] black on black) 6.5 to 9.6;
+#: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
+#: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
+LONE_OWN_LINE = 5.0
+#: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
+#: radii or more) with the point's own paint in its middle (:func:`_paint_gap` below
+#: :data:`SAME_PAINT`) may be that paint itself: beyond a lone checker of its point's paint the
+#: bare point rings on the checker's rim behind it and on the triangle's narrowing sides.  It
+#: must show its rim on its far arc as a lone checker of its point's paint must: where that arc
+#: steps faintly (median :func:`_far_steps` in lightness at least :data:`LONE_RIM_STEP`, below
+#: :data:`PAINT_END_FAINT`) and as a ramp (see :data:`LONE_RAMP_SHORT`: the paint giving way to
+#: the field beyond the narrowing triangle, glare along the point), the stack ends before it
+#: (:func:`_without_paint_ends`).  Synthetic hard seeds 0-5999 and the real photos under every
+#: transform (corners given), such ends as finally read: the two that were the paint (5922
+#: bottom[8], 5963 top[2], black on black, each read 2 for 1) step 2.4 as ramps falling 0.54
+#: and 0.57 of their step over a radius short of the levels; of the 1098 true checkers, those
+#: that are ramps step 4.3 or more, those stepping between 2 and 4 fall short by 0.08 at most
+#: (no ramp).
+PAINT_END_FAINT = 2 * LONE_RIM_STEP
 #: A lone checker whose centre lies within this many radii of the field's edge has its near
 #: arc on the edge, where the frame's lip may hide it (or a frame of its colour meet it): it
 #: may instead show the threshold's share of its rim without that arc.
@@ -1223,20 +1259,59 @@ def _without_paint_ends(scorer: RingScorer, candidates: dict, chains: dict, cent
     given): the true hidden ends of small stacks differ from the checker before by 7.3 at
     most (11 of them); seed 3340's black point beyond a black checker, 13 from it and 3.1
     from the paint.
+
+    A last checker touching the one before, short of a whole rim (:data:`WHOLE_RIM`), with the
+    point's paint in its middle, ends the stack too when its far arc steps only faintly and
+    as a ramp (:func:`_faint_ramp`, see :data:`PAINT_END_FAINT`): the bare paint beyond a
+    checker of that paint.
     """
+    lightness = scorer.lab[:, :, 0]
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if not 2 <= len(chain) <= FLAT_MOST:
             continue
         end, before = chain[-1], chain[-2]
-        if (cand.full[end] >= threshold
-                or cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
-                or cand.distances[end][before] < SAME_PAINT):
+        touching = cand.ys[end] - cand.ys[before] >= OVERLAP_BELOW * radius
+        if touching:
+            if cand.full[end] >= WHOLE_RIM:
+                continue
+        elif cand.full[end] >= threshold or cand.distances[end][before] < SAME_PAINT:
             continue
         siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
                     if c != column and not chains[row, c][0]]
-        if siblings and _paint_gap(scorer, cand, end, siblings, centres) < SAME_PAINT:
-            chains[row, column] = (chain[:-1], rival)
+        if not siblings or _paint_gap(scorer, cand, end, siblings, centres) >= SAME_PAINT:
+            continue
+        if touching and not _faint_ramp(lightness, float(cand.px[end]), float(cand.py[end]),
+                                        radius, row == "top"):
+            continue
+        chains[row, column] = (chain[:-1], rival)
+
+
+def _faint_ramp(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool
+                ) -> bool:
+    """Whether the far arc of a place at (``x``, ``y``) steps in lightness only faintly (a
+    median :func:`_far_steps` from :data:`LONE_RIM_STEP` up to :data:`PAINT_END_FAINT`) and as
+    a ramp (:func:`_far_rim_line` short of both levels by :data:`LONE_RAMP_SHORT` of its step
+    over a radius): bare paint giving way to what lies beyond it, not a rim (see
+    :data:`PAINT_END_FAINT`).
+
+    >>> d = np.hypot(*np.mgrid[-40:40, -40:40].astype(np.float32))
+    >>> def lighter_beyond(slope):   # paint giving way to a lighter field from 0.7 radii on
+    ...     return (50 + slope * np.clip(d - 8.4, 0, None)).astype(np.float32)
+    >>> _faint_ramp(lighter_beyond(3.0), 40, 40, 12.0, True)
+    True
+    >>> _faint_ramp(lighter_beyond(6.0), 40, 40, 12.0, True)   # a clear step: not faint
+    False
+    >>> rim = np.full((80, 80), 50, np.float32)
+    >>> _ = cv2.circle(rim, (40, 40), 12, 38, 2)    # a dark groove: a line, no ramp
+    >>> _faint_ramp(cv2.GaussianBlur(rim, (0, 0), 1.0), 40, 40, 12.0, True)
+    False
+    """
+    steps = _far_steps(lightness, x, y, radius, edge_up)
+    if steps is None or not LONE_RIM_STEP <= float(np.median(steps)) < PAINT_END_FAINT:
+        return False
+    short = -_far_rim_line(lightness, x, y, radius, edge_up)
+    return short >= LONE_RAMP_SHORT * float(np.median(steps)) * radius
 
 
 def _clipped_seen_shares(scorer: RingScorer, lightness: np.ndarray, xs: np.ndarray,
@@ -2851,7 +2926,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
                                 radius, threshold, limit, first_min)
         if verdict is None and not chain:
             verdict = _paint_rim_lone(scorer, cand, row == "top", facing, siblings, centres,
-                                      radius, limit, first_min)
+                                      radius, limit, first_min, (row, column))
         if verdict is not None:
             chains[row, column] = (verdict, rival)
     stacked = [candidates[key].colours[chain] for key, (chain, _) in chains.items()
@@ -3160,7 +3235,8 @@ def _lone_verdict(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_
 
 def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing: float,
                     siblings: list[tuple[str, int]], centres: dict, radius: float, limit: float,
-                    first_min: float) -> list[int] | None:
+                    first_min: float, point: tuple[str, int] | None = None
+                    ) -> list[int] | None:
     """A lone checker of its point's own paint for a point read empty, or ``None``.
 
     Such a checker shows a faint rim: short of :data:`COVERAGE_THRESHOLD` all round, or short
@@ -3177,8 +3253,11 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     beyond the base changes at a different distance in each direction (or in a few of them
     only).  It is also taken, with the point's paint or one near it (below :data:`OFF_PAINT`),
     when every direction of its far arc steps by :data:`LONE_RIM_STEP` and its lightness
-    there is no ramp (see :data:`RIM_NOT_RAMP`).  Like every lone reading of its point's paint,
-    it must also step in colour (:func:`_paint_lone`).
+    there is no ramp (see :data:`RIM_NOT_RAMP`); or, with the point's paint, when its far arc
+    shows a line at least :data:`LONE_OWN_LINE` beyond both its levels that the bare points of
+    the same paint (``siblings``, sampled beside their axes as the candidate lies beside
+    ``point``'s) do not show.  Like every lone reading of its point's paint, it must also step
+    in colour (:func:`_paint_lone`).
     """
     if not siblings:
         return None
@@ -3203,6 +3282,11 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
             circle = _far_circle_step(lightness, x, y, radius, edge_up)
             rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
                    and line >= LONE_RIM_LINE)
+            if not rim and line >= LONE_OWN_LINE:   # (see LONE_OWN_LINE)
+                offset = x - (centres[point] if point is not None else x)
+                rim = _sibling_rim_line(lightness, x, y, radius, edge_up,
+                                        [centres[key] + offset for key in siblings]
+                                        ) >= LONE_OWN_LINE
         else:
             continue
         # And the step in colour that every lone reading of its point's paint must show
@@ -3575,6 +3659,34 @@ def _far_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge
         return 0.0
     mean, rho, _ = averaged
     return _line_beyond_levels(mean[:, 0], rho, radius)
+
+
+def _sibling_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, edge_up: bool,
+                      sibling_xs: list[float]) -> float:
+    """:func:`_far_rim_line` of the far arc's lightness at (``x``, ``y``) less the median of
+    the same at ``sibling_xs`` (the same height): how far a line on that arc stands beyond
+    both its levels where the bare points of the same paint show none (8-bit Lab units;
+    negative when it stays between them; 0 when nothing can be compared).
+
+    >>> img = np.full((80, 120), 120, np.float32)
+    >>> _ = cv2.circle(img, (40, 40), 11, 100, 2)      # a rim on the first point only
+    >>> _ = cv2.line(img, (0, 53), (119, 53), 90, 2)   # a printed line across every base
+    >>> _far_rim_line(img, 80, 40, 12.0, True) > 5   # a bare base shows the print
+    True
+    >>> round(_sibling_rim_line(img, 80, 40, 12.0, True, [100.0]), 1)
+    0.0
+    >>> _sibling_rim_line(img, 40, 40, 12.0, True, [80.0, 100.0]) > 5
+    True
+    """
+    own = _far_mean_samples(lightness, x, y, radius, edge_up)
+    if own is None:
+        return 0.0
+    mean, rho, _ = own
+    beside = [_far_mean_samples(lightness, sx, y, radius, edge_up) for sx in sibling_xs]
+    beside = [b[0][:, 0] for b in beside if b is not None and b[0].shape == mean.shape]
+    if not beside:
+        return 0.0
+    return _line_beyond_levels(mean[:, 0] - np.median(beside, axis=0), rho, radius)
 
 
 def _line_beyond_levels(mean: np.ndarray, rho: np.ndarray, radius: float) -> float:

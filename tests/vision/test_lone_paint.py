@@ -22,8 +22,8 @@ from checker_frames import (
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_RIM_LINE, LONE_RIM_STEP, RIM_NOT_RAMP, _Candidates, _far_circle_step,
-    _far_rim_line, _far_step, _far_steps, _paint_rim_lone,
+    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, RIM_NOT_RAMP, _Candidates,
+    _far_circle_step, _far_rim_line, _far_step, _far_steps, _paint_rim_lone, _sibling_rim_line,
 )
 from vision.rings import RingScorer
 
@@ -140,4 +140,56 @@ def test_a_candidate_beside_a_checkers_centre_still_sees_its_rim_in_every_direct
     verdict = _paint_rim_lone(scorer, _candidate(scorer, 0.8, beside=0.3), False, float("inf"),
                               [("bottom", 0), ("bottom", 4)], centres, RADIUS,
                               GEOMETRY.height, 0.4)
+    assert verdict == ([0] if taken else None)
+
+
+CREAM, RED = (170, 205, 215), (45, 45, 175)
+
+
+def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15) -> np.ndarray:
+    """Cream with red bottom points 0..5 (BGR); optionally (``lone``) a red checker on point 2's
+    base, ``beside`` radii right of the candidate's place, as a tournament set's: its face
+    shaded darker toward its rim (a dome) and a soft dark groove at its edge; or (``band``) a
+    dark line printed across every base (parallel to the edge) a checker's radius beyond the
+    candidate's place."""
+    field = painted_points(CREAM, RED)
+    h, w = field.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    if lone:
+        d = np.hypot(xs - (CENTRE[0] + beside * RADIUS), ys - CENTRE[1]) / RADIUS
+        groove = 1 - 0.12 * np.exp(-((d - 0.93) / 0.1) ** 2 / 2)
+        dome = np.where(d < 1.0, 1 + 0.25 * (0.5 - np.minimum(d, 0.93)), 1.0)
+        field *= (dome * groove)[:, :, None]
+    if band:
+        beyond = (CENTRE[1] - ys) / RADIUS
+        field *= (1 - 0.2 * np.exp(-((beyond - 0.95) / 0.1) ** 2 / 2))[:, :, None]
+    return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 1.5)
+
+
+@pytest.mark.parametrize("kind, taken", [("checker", True), ("band", False), ("empty", False)])
+def test_a_domed_checker_of_its_paint_is_taken_by_a_groove_its_bare_siblings_lack(kind, taken):
+    """A red checker on a red point whose face darkens toward a soft groove at its rim: seen from
+    a candidate a little beside its centre, the groove is too soft and spread to step in every
+    direction or to keep its step averaged over the arc (synthetic seeds 5302 bottom[4] and
+    5705 bottom[2] were read empty so), but it is a clear line there, which the bare bases of
+    the same paint at that height do not show (see :data:`vision.checkers.LONE_OWN_LINE`).  A
+    line printed across every base is as clear a line, but shows on them too."""
+    field = _domed_field(lone=kind == "checker", band=kind == "band")
+    lightness = _lightness(field)
+    x, y = CENTRE
+    siblings = [GEOMETRY.column_x(c) for c in (0, 4)]
+    line = _far_rim_line(lightness, x, y, RADIUS, False)
+    assert (line >= LONE_OWN_LINE) == (kind != "empty")
+    assert (_sibling_rim_line(lightness, x, y, RADIUS, False, siblings) >= LONE_OWN_LINE) == taken
+    if kind == "checker":
+        # It steps on most of the arc, but neither all along it nor averaged over it: the
+        # tests a lone checker of its paint passed before see no rim.
+        steps = _far_steps(lightness, x, y, RADIUS, False)
+        assert np.median(steps) >= LONE_RIM_STEP > steps.min()
+        assert _far_circle_step(lightness, x, y, RADIUS, False) < LONE_RIM_STEP
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    verdict = _paint_rim_lone(scorer, _candidate(scorer, 0.8), False, float("inf"),
+                              [("bottom", 0), ("bottom", 4)], centres, RADIUS,
+                              GEOMETRY.height, 0.4, ("bottom", 2))
     assert verdict == ([0] if taken else None)

@@ -77,3 +77,19 @@ def test_lone_checker_of_its_points_paint_stays_alone() -> None:
     truth, seen = _read(651)
     assert truth.bottom[6] is not None and truth.bottom[6].count == 1
     assert seen.bottom[6] is not None and seen.bottom[6].count == 1
+
+
+@pytest.mark.parametrize("seed, row, column", [
+    (5922, "bottom", 8),  # black on black, glare lighting the point beyond it: read 2 before
+    (5963, "top", 2),     # black on black, the point narrowing into the field: read 2 before
+])
+def test_the_paint_beyond_a_lone_checker_of_its_point_is_no_second_checker(
+        seed: int, row: str, column: int) -> None:
+    """The bare point one touching step beyond a lone checker of its paint rings on the
+    checker's rim behind it and on the triangle's sides; its far arc steps only faintly and
+    as a ramp (see :data:`vision.checkers.PAINT_END_FAINT`), where a checker shows its rim."""
+    truth, seen = _read(seed)
+    want = getattr(truth, row)[column]
+    got = getattr(seen, row)[column]
+    assert want is not None and want.count == 1
+    assert got is not None and got.count == 1
