@@ -49,7 +49,7 @@ or size:
    side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
    pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
-   too faint to find, as a band of the die's colour, shaded or lit as brightly as the top, deeper
+   too faint to find, as a band of the die's colour (past its pips), shaded or lit as brightly as the top, deeper
    beyond the top's edge than beyond the opposite edge by more than the slant's sine and
    ``cocked_side_margin``, on a board of another colour; beyond a one's
    outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
@@ -1807,7 +1807,9 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     or, turned toward the light, as brightly (up to ``SIDE_BAND_LIT`` of it), where a board, its shadow or a
     checker has another colour.  From each of the top's edges four rays run outward (a quarter and
     three quarters of a half-edge from its middle: between a side face's pips); on each the band
-    runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, bridged),
+    runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, and a
+    side face's pip, off it for no more than ``SIDE_BAND_PIP_WIDTH`` of the edge, darker than
+    the band for dark pips (``face.polarity``), lighter for light ones, bridged),
     and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
     edge's depth is the median of its rays'.
     Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
@@ -1882,6 +1884,25 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
                 depths.append(0.0)
                 continue
             stop = int(ends[0])
+            # A side face's pip on the ray (the rays three eighths of the edge from its middle
+            # skim the pips of a side two, three or six) is off the band's colour for no more
+            # than a pip's width, then the band runs on past it ...
+            back_on = np.flatnonzero(die_colour[:-1] & die_colour[1:])
+            along = samples @ unit
+            while True:
+                resume = back_on[back_on > stop]
+                if not len(resume) or steps[resume[0]] - steps[stop] > SIDE_BAND_PIP_WIDTH * length:
+                    break
+                # ... and of the pips' kind, darker than the band for dark pips, lighter for light
+                # ones (a dark gap between a red die and a red point beside it is no white pip).
+                band = along[:stop][die_colour[:stop]]
+                level = float(np.median(band)) if len(band) else norm
+                if (float(np.median(along[stop:resume[0]])) - level) * face.polarity > 0:
+                    break
+                later = ends[ends > resume[0]]
+                if not len(later):
+                    break
+                stop = int(later[0])
             # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on.
             # A shadow's soft edge fades off it.  The colour beyond is judged from the first
             # pixel off the band: past the edge's blur a pale point beside a flat die would
@@ -1973,6 +1994,10 @@ SIDE_BAND_BOARD_REACH = (1.15, 1.4)
 SIDE_BAND_LIT = 1.1
 #: ... and no less than this (darker, any colour is near every die's colour, shaded).
 SIDE_BAND_DARKEST = 0.35
+#: A side face's pip crossed by a ray across its band is off the band's colour for no more than
+#: this share of the top's edge (a pip's width: real dice's pips have radii of 0.07 to 0.11 of
+#: the edge, see vision.dice.faces), and the band runs on past it (:func:`_side_band_depth`).
+SIDE_BAND_PIP_WIDTH = 0.25
 
 
 #: A side face's pips are narrower along the way from its die's top than across by this much at
