@@ -13,6 +13,12 @@ shortened (a square spreads past it onto the band, or is turned off to fit it).
 A side face turned toward the light is lit as brightly as the top: the band is the die's colour,
 shaded or not, and only its excess over the opposite edge counts (where the outline is off, too
 small, the die's colour runs on past every edge alike).
+
+A ray across the band that meets one of the side face's pips (the rays three eighths of the edge
+from its middle skim a side two's, three's or six's pips) runs on past it: off the band's colour
+for no more than a pip's width, and of the pips' kind (darker than the band for dark pips, lighter
+for light ones: a dark gap between a red die and a red point beside it is none), the band goes
+on beyond.
 """
 from __future__ import annotations
 
@@ -67,6 +73,27 @@ LIT_SIDE_FACES = [
     (3, "white_red_pips", 26, 0.5, 100, 20, 3067),
     (3, "black", 44, 0.8, 0, 30, 3124),
 ]
+
+
+#: Cocked dice whose band was measured only as deep as its side face's pips, where the rays
+#: crossing them stopped (cases as above).
+SIDE_PIPS_ACROSS_THE_BAND = [
+    (1, "white_red_pips", 26, 0.8, 30, 25, 1069),
+    (1, "white_red_pips", 32, 0.8, 0, 30, 1076),
+    (1, "white_red_pips", 32, 0.8, 60, 20, 1078),
+    (2, "red", 26, 0.5, 100, 30, 2131),
+    (2, "red", 32, 0.8, 100, 25, 2143),
+    (3, "white_red_pips", 26, 0.5, 30, 20, 3065),
+    (3, "black", 26, 0.8, 30, 20, 3101),
+]
+
+
+def test_a_cocked_die_whose_band_shows_its_pips_is_not_read():
+    assert not cocked_read_as_a_number(SIDE_PIPS_ACROSS_THE_BAND)
+
+
+def test_the_same_dice_with_pips_on_their_sides_lying_flat_are_read():
+    assert not flat_twins_misread(SIDE_PIPS_ACROSS_THE_BAND)
 
 
 def test_a_cocked_die_whose_side_face_is_lit_is_not_read():
@@ -132,6 +159,23 @@ def test_the_band_of_a_side_face_measures_its_depth():
     # On a grey board (the die's colour, shaded) a band may be the board's: no measure.
     frame, top = _top_and_band((110, 110, 110), 10)
     assert _side_band_depth(frame, top, white) == 0.0
+
+
+def test_the_band_runs_on_past_a_side_faces_pip():
+    white = np.array([225.0, 225.0, 225.0])
+    # A grey band 14 px deep with a dark pip (5 px wide) across every ray 3 px into it: the band
+    # is measured to its end, past the pip (less the half pixel above it, as before).
+    frame, top = _top_and_band((60, 130, 200), 14)
+    frame[68:73, 35:65] = 60
+    assert round(_side_band_depth(frame, top, white), 2) == round(13.5 / 30.0, 2)
+    # A dark stripe wider than a pip (10 px, a third of the edge) is no pip: the band ends there.
+    frame, top = _top_and_band((60, 130, 200), 14)
+    frame[68:78, 35:65] = 60
+    assert _side_band_depth(frame, top, white) < 0.15
+    # Nor is a light one on a die with dark pips (its top's polarity, +1).
+    frame, top = _top_and_band((60, 130, 200), 14)
+    frame[68:73, 35:65] = 250
+    assert _side_band_depth(frame, top, white) < 0.15
 
 
 def test_a_lit_band_counts_and_a_rim_all_round_does_not():

@@ -26,7 +26,9 @@ or size:
    far smaller than the frame's other tops, beside one of them, is a side face too.  A
    single pip (a one) counts only if a face edge closes around it at a plausible distance
    (the short rays give the face's size) with no pip like it inside that reach, or if its
-   die's side faces lie beside it.  A face partly out of the frame is not read when
+   die's side faces lie beside it; it is not read when a pip like it is linked to it (as pips of
+   a face are) within a two's diagonal: the two's other pip, their link cut when a cocked two's
+   side face's pips joined their group.  A face partly out of the frame is not read when
    another value would look the same in the part that is seen (half a four shows a two).  A face with
    unexplained marks on it, or with a pip-like spot where a larger layout has a pip
    (a five whose faint pips were missed must not read as a three), is not read; nor is a
@@ -47,7 +49,7 @@ or size:
    side pip by the middle of the edge of a top of four to six pips, half the face deep; else its
    pips seen more roundly, or, too small for that, as large as the top's; a side face whose layout
    is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
-   too faint to find, as a band of the die's colour, shaded or lit as brightly as the top, deeper
+   too faint to find, as a band of the die's colour (past its pips), shaded or lit as brightly as the top, deeper
    beyond the top's edge than beyond the opposite edge by more than the slant's sine and
    ``cocked_side_margin``, on a board of another colour; beyond a one's
    outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
@@ -1215,6 +1217,20 @@ def _round_filled_disc(pip: Pip) -> bool:
 #: lay at 0.99 half-edges or more; the "1" beside the "6" of a cube's "16" at 0.71.
 PLAIN_ONE_FACE = 0.85
 
+#: A pip like a one's lone pip: at least this share of its clarity, ...
+LIKE_PIP_CONTRAST = 0.7
+#: ... a radius within these multiples of its own, ...
+LIKE_PIP_RADII = (0.7, 1.45)
+#: ... and an axis ratio of at least this share of its own (see _lone_pip_face_size).
+LIKE_PIP_ROUNDNESS = 0.8
+#: A two's diagonal, in pip radii of a typical die (8.3).
+_TWO_DIAGONAL = float(np.hypot(*np.subtract(*PIP_LAYOUTS[2]))) / PIP_RADIUS
+#: A pip like a one's, linked to it within this multiple of a two's diagonal, is the other pip of a
+#: two (:func:`_linked_to_a_like_pip`).  Over the stress set's cocked twos read as ones the pips
+#: of the two lay 6.9 to 8.1 pip radii apart (0.83 to 0.97 diagonals); beside the real photos'
+#: flat ones, the nearest such pip (of a neighbouring die) lay 10.0 radii away (1.21 diagonals).
+LIKE_PIP_REACH = 1.1
+
 
 def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings) -> float | None:
     """A lone pip is a one only if a face edge closes around it at a die-like distance.
@@ -1281,13 +1297,36 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
             continue
         v = other.xy - pip.xy
         distance = float(np.sqrt(v @ metric @ v))
-        as_clear = abs(other.face_grey - other.pip_grey) >= 0.7 * contrast
+        as_clear = abs(other.face_grey - other.pip_grey) >= LIKE_PIP_CONTRAST * contrast
         if as_clear and distance < PLAIN_ONE_FACE * half:
             return None
-        if distance < 1.3 * half and as_clear \
-                and 0.7 * pip.radius <= other.radius <= 1.45 * pip.radius and other.axis_ratio >= 0.8 * pip.axis_ratio:
+        if distance < 1.3 * half and as_clear and LIKE_PIP_RADII[0] * pip.radius <= other.radius <= \
+                LIKE_PIP_RADII[1] * pip.radius and other.axis_ratio >= LIKE_PIP_ROUNDNESS * pip.axis_ratio:
             return None
     return half
+
+
+def _linked_to_a_like_pip(field_: PipField, index: int, links: list[tuple[int, int, float]]) -> bool:
+    """Is the lone pip ``index`` linked (as pips of one face are: seen alike, the path between
+    them of the face's colour, see :func:`_pairs`) to a pip like it: as clear, as large, as round?
+
+    Then the two are a two's pips whose link the grouping cut: a cocked two's side face shows
+    small pips linked to the top's nearer pip, and the group they make fits no layout, so it
+    is split at its longest link, the two's diagonal.  A sheen around either pip may then close
+    like a one's face.  Such a one is not read.  (A neighbouring die's pips lie farther: see
+    ``LIKE_PIP_REACH``.)
+    """
+    pip = field_.pips[index]
+    contrast = abs(pip.face_grey - pip.pip_grey)
+    for i, j, distance in links:
+        if index not in (i, j) or distance > LIKE_PIP_REACH * _TWO_DIAGONAL:
+            continue
+        other = field_.pips[j if i == index else i]
+        if abs(other.face_grey - other.pip_grey) >= LIKE_PIP_CONTRAST * contrast \
+                and LIKE_PIP_RADII[0] * pip.radius <= other.radius <= LIKE_PIP_RADII[1] * pip.radius \
+                and other.axis_ratio >= LIKE_PIP_ROUNDNESS * pip.axis_ratio:
+            return True
+    return False
 
 
 def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | None,
@@ -1768,7 +1807,9 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     or, turned toward the light, as brightly (up to ``SIDE_BAND_LIT`` of it), where a board, its shadow or a
     checker has another colour.  From each of the top's edges four rays run outward (a quarter and
     three quarters of a half-edge from its middle: between a side face's pips); on each the band
-    runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, bridged),
+    runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, and a
+    side face's pip, off it for no more than ``SIDE_BAND_PIP_WIDTH`` of the edge, darker than
+    the band for dark pips (``face.polarity``), lighter for light ones, bridged),
     and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
     edge's depth is the median of its rays'.
     Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
@@ -1843,6 +1884,25 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
                 depths.append(0.0)
                 continue
             stop = int(ends[0])
+            # A side face's pip on the ray (the rays three eighths of the edge from its middle
+            # skim the pips of a side two, three or six) is off the band's colour for no more
+            # than a pip's width, then the band runs on past it ...
+            back_on = np.flatnonzero(die_colour[:-1] & die_colour[1:])
+            along = samples @ unit
+            while True:
+                resume = back_on[back_on > stop]
+                if not len(resume) or steps[resume[0]] - steps[stop] > SIDE_BAND_PIP_WIDTH * length:
+                    break
+                # ... and of the pips' kind, darker than the band for dark pips, lighter for light
+                # ones (a dark gap between a red die and a red point beside it is no white pip).
+                band = along[:stop][die_colour[:stop]]
+                level = float(np.median(band)) if len(band) else norm
+                if (float(np.median(along[stop:resume[0]])) - level) * face.polarity > 0:
+                    break
+                later = ends[ends > resume[0]]
+                if not len(later):
+                    break
+                stop = int(later[0])
             # (A side face ends at the die's edge, sharp: clearly off its colour two pixels on.
             # A shadow's soft edge fades off it.  The colour beyond is judged from the first
             # pixel off the band: past the edge's blur a pale point beside a flat die would
@@ -1934,6 +1994,10 @@ SIDE_BAND_BOARD_REACH = (1.15, 1.4)
 SIDE_BAND_LIT = 1.1
 #: ... and no less than this (darker, any colour is near every die's colour, shaded).
 SIDE_BAND_DARKEST = 0.35
+#: A side face's pip crossed by a ray across its band is off the band's colour for no more than
+#: this share of the top's edge (a pip's width: real dice's pips have radii of 0.07 to 0.11 of
+#: the edge, see vision.dice.faces), and the band runs on past it (:func:`_side_band_depth`).
+SIDE_BAND_PIP_WIDTH = 0.25
 
 
 #: A side face's pips are narrower along the way from its die's top than across by this much at
@@ -2332,6 +2396,7 @@ class DiceReader:
         reference = None if references is None else _slant_by_consensus(references, tops)
         dice: list[Die] = []
         dice_tops: list[Face] = []
+        links: list[tuple[int, int, float]] | None = None   # pairs of pips, found for a one's sake
         top_pips = {i for top in tops for i in top.pips}
         group_pips = [{i for face in group for i in face.pips} for group in groups]
         for k, (group, top) in enumerate(zip(groups, tops)):
@@ -2457,6 +2522,11 @@ class DiceReader:
             # make one layout, is a piece of the same face whose pips were not grouped together
             # (the two columns of a small six): neither reads the die.
             split = any(_pieces_of_one_face(field_, top, face, settings) for face in group[1:])
+            # So is a one whose pip is linked to a pip like it within a two's diagonal: the two's
+            # pips, their link cut when a cocked two's side face's pips joined their group.
+            if top.value == 1 and links is None:
+                links = _pairs(field_, frame, settings)
+            split = split or (top.value == 1 and _linked_to_a_like_pip(field_, top.pips[0], links))
             readable = marks < 0.6 and judgeable and not missing and not split
             confidence = max(0.0, min(1.0, 1.0 - 2.5 * top.error - 0.5 * marks))
             pips = [field_.pips[i] for i in top.pips]
