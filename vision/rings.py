@@ -72,7 +72,7 @@ DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
 #: point's blurred base for a checker (fm-gold-b top[9]), 0.9 finds fewer.
 SOFT_FINE_SIGMA, SOFT_COARSE_SIGMA, SOFT_EDGE_SHARE = 0.7, 2.0, 0.05
 SOFT_FIELD = 1.40
-SOFT_NORM = 0.82
+SOFT_NORM = 0.88
 #: Ring directions where a rim cannot show are *unseen*, not missing (``RingScorer(...,
 #: unseen=True)``): a miss there is no evidence against a checker, while a rim that does show
 #: there still counts.  Within :data:`LIP_BAND` radii of the field's near and far edges (the
