@@ -86,7 +86,9 @@ def test_a_defocused_field_measures_soft_and_its_rims_count_from_a_weaker_gradie
     sharp, soft = (softness(plane) for plane in lightness)
     assert sharp > 1.7 and soft < SOFT_FIELD - 0.05, (sharp, soft)
     scorer = RingScorer(soft_field, radius)
-    assert scorer.softness == pytest.approx(soft)
+    # (The scorer's fine gradients are its own, smoothed at 0.06 radii when that is more than
+    # SOFT_FINE_SIGMA.)
+    assert scorer.softness == pytest.approx(soft, abs=0.01)
     a, b = _reference_maps(soft_field, radius, soft=True)
     assert np.abs(scorer.a - a).max() < 1e-4 and np.abs(scorer.b - b).max() < 1e-4
 
