@@ -8,7 +8,7 @@ from vision.evaluate import load_real, real_dir
 
 needs_real = pytest.mark.skipif(not (real_dir() / "labels.json").exists(),
                                 reason="real labelled boards not present")
-#: Read wrong so far (issue 4: `--set real-aug --only "radius 1%"`, 95.833% of points, 3/6
+#: Read wrong so far (issue 4: `--set real-aug --only "radius 1%"`, 95.833% of points, 4/6
 #: exact).
 still_wrong = pytest.mark.xfail(strict=True, reason="rims under the ring threshold when defocused")
 
