@@ -67,13 +67,15 @@ DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
 #: 1.35.  Of the flat synthetic frames (a Gaussian blur of up to 1.6 px on a 1280x720 frame,
 #: noise and JPEG on top) 67 of seeds 0-4999 and 16 of 5000-5999 lie below 1.40, the softest
 #: at 1.31.  A field softer than :data:`SOFT_FIELD` has its neighbourhood's edge level taken
-#: at :data:`SOFT_NORM` of itself: its rims count from a weaker gradient.  On the real photos
+#: at :data:`SOFT_NORM` of itself (down to it over :data:`SOFT_RAMP` below the threshold,
+#: :func:`soft_norm`): its rims count from a weaker gradient.  On the real photos
 #: defocused by 1%, 0.8 to 0.89 find the same three more stacks (0.9 one fewer, 0.78 and
 #: below take an empty point's blurred base for a checker); on synthetic seed 5550 (1.34)
 #: 0.86 and below take two empty white bases for checkers.
 SOFT_FINE_SIGMA, SOFT_COARSE_SIGMA, SOFT_EDGE_SHARE = 0.7, 2.0, 0.05
 SOFT_FIELD = 1.40
 SOFT_NORM = 0.88
+SOFT_RAMP = 0.04
 #: Ring directions where a rim cannot show are *unseen*, not missing (``RingScorer(...,
 #: unseen=True)``): a miss there is no evidence against a checker, while a rim that does show
 #: there still counts.  Within :data:`LIP_BAND` radii of the field's near and far edges (the
@@ -339,6 +341,19 @@ def softness(lightness: np.ndarray, fine: np.ndarray | None = None) -> float:
     return float(np.median(fine[strong] / (coarse[strong] + 1e-3)))
 
 
+def soft_norm(soft: float) -> float:
+    """The share of its neighbourhood's edge level a field of softness ``soft`` takes (see
+    :data:`SOFT_FIELD`): 1 at :data:`SOFT_FIELD`, down to :data:`SOFT_NORM` over
+    :data:`SOFT_RAMP` below it, so that a field measured a hair either side of the threshold
+    reads alike.
+
+    >>> soft_norm(1.45), soft_norm(SOFT_FIELD - SOFT_RAMP / 2), soft_norm(1.3) == SOFT_NORM
+    (1.0, 0.94, True)
+    """
+    share = min(max((SOFT_FIELD - soft) / SOFT_RAMP, 0.0), 1.0)
+    return 1.0 - (1.0 - SOFT_NORM) * share
+
+
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -453,7 +468,7 @@ class RingScorer:
                            dst=_scratch(1, plane_shape), interpolation=cv2.INTER_LINEAR)
         np.maximum(norm, floor, out=norm)
         if self.softness < SOFT_FIELD:
-            norm *= SOFT_NORM
+            norm *= soft_norm(self.softness)
         # weight = min(mag / norm, 1) / energy
         weight = np.divide(mag, norm, out=mag)
         np.minimum(weight, 1.0, out=weight)
