@@ -53,6 +53,29 @@ LOCAL_WINDOW, LOCAL_GAIN, LOCAL_FLOOR = 5, 1.2, 0.7
 #: against the field's bright edges.  (Contrast relative to lightness, as the eye sees it; the
 #: offset keeps the noise of the blacks from counting as edges.)
 DARK_LIGHTNESS, DARK_OFFSET = 30.0, 20.0
+#: A defocused photo (a phone that focused on the room, not the board) spreads every edge over
+#: a few pixels and lowers its gradient against its neighbourhood's mean: the rims between
+#: overlapped checkers of one paint (a thin dark line), a checker's side against a point of its
+#: colour, fall out of the local normalisation and whole stacks go unseen.  How soft the field
+#: is shows in its strongest edges (:func:`softness`): their gradient at a fine scale
+#: (:data:`SOFT_FINE_SIGMA` pixels of Gaussian) over the same at a coarse one
+#: (:data:`SOFT_COARSE_SIGMA`), the median over the top :data:`SOFT_EDGE_SHARE` of the
+#: pixels by coarse strength.  The six labelled photos as taken measure 1.85 to 1.98; under
+#: every transform of vision.augment but the strongest defocus (shrunk to a 320-px field,
+#: tilted, darkened, glared, seen from a seat, defocused by half a per cent of the field's
+#: width, blurred by 1% in motion) 1.52 to 2.00; defocused by 1% of the field's width 1.26 to
+#: 1.35.  Of the flat synthetic frames (a Gaussian blur of up to 1.6 px on a 1280x720 frame,
+#: noise and JPEG on top) 67 of seeds 0-4999 and 16 of 5000-5999 lie below 1.40, the softest
+#: at 1.31.  A field softer than :data:`SOFT_FIELD` has its neighbourhood's edge level taken
+#: at :data:`SOFT_NORM` of itself (down to it over :data:`SOFT_RAMP` below the threshold,
+#: :func:`soft_norm`): its rims count from a weaker gradient.  On the real photos
+#: defocused by 1%, 0.8 to 0.89 find the same three more stacks (0.9 one fewer, 0.78 and
+#: below take an empty point's blurred base for a checker); on synthetic seed 5550 (1.34)
+#: 0.86 and below take two empty white bases for checkers.
+SOFT_FINE_SIGMA, SOFT_COARSE_SIGMA, SOFT_EDGE_SHARE = 0.7, 2.0, 0.05
+SOFT_FIELD = 1.40
+SOFT_NORM = 0.88
+SOFT_RAMP = 0.04
 #: Ring directions where a rim cannot show are *unseen*, not missing (``RingScorer(...,
 #: unseen=True)``): a miss there is no evidence against a checker, while a rim that does show
 #: there still counts.  Within :data:`LIP_BAND` radii of the field's near and far edges (the
@@ -293,6 +316,44 @@ def _recycled(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
     return buffer[:size].reshape(shape)
 
 
+def softness(lightness: np.ndarray, fine: np.ndarray | None = None) -> float:
+    """How sharp a field's strongest edges are (see :data:`SOFT_FIELD`): about 2 for a sharp
+    step, toward 1 as the photo is defocused.  ``fine``: the lightness's gradient magnitude at
+    :data:`SOFT_FINE_SIGMA` (Gaussian-smoothed 3x3 Sobel, as :func:`_smoothed_sobel_kernels`
+    makes it), when the caller has it.
+
+    >>> yy, xx = np.mgrid[:80, :80]
+    >>> disc = np.where(np.hypot(yy - 40, xx - 40) < 20, 200, 0).astype(np.uint8)
+    >>> round(softness(disc), 1), round(softness(cv2.GaussianBlur(disc, (0, 0), 2.0)), 1)
+    (2.1, 1.3)
+    """
+    def strength(sigma: float) -> np.ndarray:
+        derivative, smoothing = _smoothed_sobel_kernels(sigma)
+        return cv2.magnitude(cv2.sepFilter2D(lightness, cv2.CV_32F, derivative, smoothing),
+                             cv2.sepFilter2D(lightness, cv2.CV_32F, smoothing, derivative))
+
+    if fine is None:
+        fine = strength(SOFT_FINE_SIGMA)
+    coarse = strength(SOFT_COARSE_SIGMA)
+    # (A quarter of the pixels tell the percentile as well as all of them: the coarse map is
+    # smooth.)
+    strong = coarse >= percentile(coarse[::2, ::2], 100 * (1 - SOFT_EDGE_SHARE))
+    return float(np.median(fine[strong] / (coarse[strong] + 1e-3)))
+
+
+def soft_norm(soft: float) -> float:
+    """The share of its neighbourhood's edge level a field of softness ``soft`` takes (see
+    :data:`SOFT_FIELD`): 1 at :data:`SOFT_FIELD`, down to :data:`SOFT_NORM` over
+    :data:`SOFT_RAMP` below it, so that a field measured a hair either side of the threshold
+    reads alike.
+
+    >>> soft_norm(1.45), soft_norm(SOFT_FIELD - SOFT_RAMP / 2), soft_norm(1.3) == SOFT_NORM
+    (1.0, 0.94, True)
+    """
+    share = min(max((SOFT_FIELD - soft) / SOFT_RAMP, 0.0), 1.0)
+    return 1.0 - (1.0 - SOFT_NORM) * share
+
+
 def _clamped(indices: np.ndarray, last: int) -> np.ndarray:
     """Integer ``indices`` clamped to 0..``last``, in place: ``np.clip``'s value, without its
     per-call checks (which cost more than the clamping on the few hundred indices of a call).
@@ -369,6 +430,12 @@ class RingScorer:
                              dst=_scratch(0, colour_shape))
         gy = cv2.sepFilter2D(edges, cv2.CV_32F, smoothing, derivative,
                              dst=_scratch(1, colour_shape))
+        #: How sharp the field's edges are (:func:`softness`, from the lightness's gradients
+        #: just made): a defocused field's rims count from a weaker gradient (see
+        #: :data:`SOFT_FIELD`).
+        self.softness = softness(cv2.extractChannel(edges, 0),
+                                 cv2.magnitude(cv2.extractChannel(gx, 0),
+                                               cv2.extractChannel(gy, 0)))
         del edges
         # Chroma channels matter for red-on-red style boards; lightness carries most rims.
         # (cv2.transform sums the three channels several times faster than numpy's sum.)
@@ -400,6 +467,8 @@ class RingScorer:
         floor = cv2.resize(cv2.LUT(light, floor.astype(np.float32)), (self.width, self.height),
                            dst=_scratch(1, plane_shape), interpolation=cv2.INTER_LINEAR)
         np.maximum(norm, floor, out=norm)
+        if self.softness < SOFT_FIELD:
+            norm *= soft_norm(self.softness)
         # weight = min(mag / norm, 1) / energy
         weight = np.divide(mag, norm, out=mag)
         np.minimum(weight, 1.0, out=weight)

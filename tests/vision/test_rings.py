@@ -10,8 +10,9 @@ from calibration.geometry import percentile
 from engine.position import Position
 from vision.reader import rectify
 from vision.render import RenderOptions, render_board
+from vision.augment import defocus, field_width
 from vision.rings import (COVERAGE_ANGLES, DARK_LIGHTNESS, DARK_OFFSET, EDGE_LEVEL, RING_RADII,
-                          RingScorer)
+                          SOFT_FIELD, RingScorer, soft_norm, softness)
 
 
 @pytest.fixture(scope="module")
@@ -21,9 +22,12 @@ def field() -> tuple[np.ndarray, float]:
     return rect.field, rect.geometry.checker_radius
 
 
-def _reference_maps(field: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+def _reference_maps(field: np.ndarray, radius: float, soft: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """The doubled-angle maps (a, b) by the plain formulas: three-channel filtering, the
-    structure tensor summed over the channels, local normalisation."""
+    structure tensor summed over the channels, local normalisation (``soft``: the field's
+    softness, its neighbourhood's edge level lowered by soft_norm of it, as on a defocused
+    field)."""
     lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB).astype(np.float32)
     smooth = cv2.GaussianBlur(lab, (0, 0), max(0.7, radius * 0.06))
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
@@ -43,6 +47,8 @@ def _reference_maps(field: np.ndarray, radius: float) -> tuple[np.ndarray, np.nd
     floor = cv2.resize((cap * 0.7 * dark).astype(np.float32), field.shape[1::-1],
                        interpolation=cv2.INTER_LINEAR)
     norm = np.maximum(cv2.blur(mag, (size, size)) * 1.2, floor)
+    if soft is not None and soft < SOFT_FIELD:
+        norm *= soft_norm(soft)
     weight = np.minimum(mag / norm, 1.0) / energy
     return (jxx - jyy) * weight, 2 * jxy * weight
 
@@ -57,6 +63,35 @@ def test_maps_equal_the_plain_formulas(field: tuple[np.ndarray, float]) -> None:
     assert np.abs(scorer.a - a).max() < 1e-4 and np.abs(scorer.b - b).max() < 1e-4
     # Not everywhere 0: the maps show the board's edges.
     assert np.abs(a).max() > 0.9
+
+
+def _defocused(seed: int, share: float) -> tuple[np.ndarray, float]:
+    """The canonical field of a rendered start position (easy frame ``seed``), the frame
+    defocused by a disc of ``share`` of the field's width (vision.augment.defocus), and the
+    checker radius."""
+    scene = render_board(Position.start(), RenderOptions(seed=seed, hard=False))
+    image, corners = scene.image, scene.corners
+    if share:
+        image, corners = defocus(image, corners, share * field_width(corners))
+    rect = rectify(image, corners)
+    return rect.field, rect.geometry.checker_radius
+
+
+def test_a_defocused_field_measures_soft_and_its_rims_count_from_a_weaker_gradient() -> None:
+    """A rendered board measures sharp (softness near 2), its frame defocused by 1% of the
+    field's width soft (below SOFT_FIELD, as the real photos so defocused are); the soft
+    field's maps are the plain formulas with the edge level lowered by soft_norm."""
+    sharp_field, _ = _defocused(2, 0.0)
+    soft_field, radius = _defocused(2, 0.01)
+    lightness = (cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[..., 0] for f in (sharp_field, soft_field))
+    sharp, soft = (softness(plane) for plane in lightness)
+    assert sharp > 1.7 and soft < SOFT_FIELD - 0.05, (sharp, soft)
+    scorer = RingScorer(soft_field, radius)
+    # (The scorer's fine gradients are its own, smoothed at 0.06 radii when that is more than
+    # SOFT_FINE_SIGMA.)
+    assert scorer.softness == pytest.approx(soft, abs=0.01)
+    a, b = _reference_maps(soft_field, radius, soft=scorer.softness)
+    assert np.abs(scorer.a - a).max() < 1e-4 and np.abs(scorer.b - b).max() < 1e-4
 
 
 def test_coverage_equals_sampling_each_ring_direction(field: tuple[np.ndarray, float]) -> None:
