@@ -125,12 +125,13 @@ LINE_SAME_OFFSET = 4.0
 ACROSS_LINE_DEGREES = 35.0
 LINES_KEPT = 6
 #: A field found on such lines must show both long sides this clearly (:func:`side_contrast`;
-#: found so within 1.1% on the real photos seen from a seat and on hard synthetic and solid
-#: frames: 0.59 and more, but one solid frame's 0.48 at 1.6%; found 3.0-3.5% off on steep solid
-#: frames, a long side on the frame's rim beyond the field's faint edge: 0.41-0.43).
+#: of the first fields found so, those within 1.1% on the real photos seen from a seat and on
+#: hard synthetic and solid frames: 0.59 and more, one solid frame's 0.48 at 1.6%; solid seeds
+#: 60 and 217, found 3.0-3.5% off, a long side on the frame's rim beyond the field's faint
+#: edge: 0.41-0.43).
 LINE_LONG_SIDE_CONTRAST = 0.5
 #: (Such a field must also show the points' clear rhythm, :data:`CLEAR_RHYTHM`: found so within
-#: 1.6%, real fm-wood seen from a seat 0.80-0.84, hard synthetic and solid 0.74 and more; solid
+#: 1.6%, real fm-wood seen from a seat 0.80-0.84, hard synthetic and solid 0.69 and more; solid
 #: seed 418 seen at 54 degrees with both ends on the frame's rim, 9.5% off: 0.27.)
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640

@@ -381,6 +381,7 @@ def test_a_field_with_an_end_slanting_is_found_once_turned():
     assert corner_error(found, scene.corners) <= 0.01
 
 
+@pytest.mark.slow
 def test_a_field_seen_from_a_seat_is_found_on_the_longest_straight_edges():
     """Seen from a seat the field fills much of the frame and no contour outlines it (hard
     seeds 13 and 14 seen at 35 and 45 degrees were refused): its sides are among the longest
