@@ -20,7 +20,12 @@ a field found so must show its ends as clearly as its long sides.  When that too
 the clearest outlines may be the whole board, frame and side trays and all, or a field skewed
 onto a tray: the field is looked for inside the best of them (:func:`inner_fields`: its ends
 moved in to where the points' rhythm, six equal points from each end to a bar in the middle,
-puts them) and these fields are judged, refined and checked the same way.
+puts them) and these fields are judged, refined and checked the same way.  When still nothing
+is found, two last looks: outlines whose points' pattern is faint (wooden points with the grain
+across them, :data:`FAINT_SCORE`) count as boards, their fields held to ends as clear as their
+long sides; and, for a field seen from a seat that fills the frame and merges with the board's
+frame or the picture's edge so that no contour outlines it, outlines made of the longest
+straight lines in view (:func:`line_outlines`), their fields held to clear long sides.
 
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
@@ -79,6 +84,15 @@ from calibration.geometry import (
 
 #: Below this pattern score a candidate is not taken for a board.
 MIN_SCORE = 0.25
+#: Outlines from straight lines (:func:`line_outlines`) are judged a second time down to this
+#: pattern score, a field found on one then held to ends as clear as its long sides
+#: (:data:`MIN_LONG_SIDE_CONTRAST`): a board of wooden points with the grain running through
+#: them shows its points' pitch faintly (the labelled fm-wood photo's true field scores 0.21-0.27
+#: under every transform of vision.augment; every other labelled photo's 0.44 and more but one
+#: defocused frame's 0.19; true synthetic fields 0.30 and more), while a field skewed across a
+#: board with a faint pattern (hard seed 48, 10% off) shows an end on the frame less clearly.
+#: (Judging the contours' outlines so too found hard seed 2787 4.6% off and no real photo more.)
+FAINT_SCORE = 0.18
 #: Bar edge strength (see :func:`calibration.geometry.bar_evidence`) that counts as a clear bar.
 BAR_EVIDENCE = 4.0
 #: Bar edge strength of a strong bar: outlines are ranked by the bar up to this.
@@ -98,6 +112,27 @@ SIDES_CONSIDERED = 10
 SIDE_SHARE = 0.1
 OUTSIDE_REACH = 0.02
 MIN_CORNER_SINE = 0.3
+#: Outlines from straight lines (:func:`line_outlines`, when no contour gives a field): lines
+#: found by the probabilistic Hough transform with this many votes, at least this share of the
+#: frame's smaller size long, bridging gaps of this many pixels; pieces within this many degrees
+#: and pixels of each other are one line; lines within this many degrees of the horizontal run
+#: across the frame, the others up it; this many of the longest of each are combined.
+LINE_VOTES = 50
+LINE_MIN_SHARE = 0.2
+LINE_GAP = 8
+LINE_SAME_DEGREES = 2.0
+LINE_SAME_OFFSET = 4.0
+ACROSS_LINE_DEGREES = 35.0
+LINES_KEPT = 6
+#: A field found on such lines must show both long sides this clearly (:func:`side_contrast`;
+#: of the first fields found so, those within 1.1% on the real photos seen from a seat and on
+#: hard synthetic and solid frames: 0.59 and more, one solid frame's 0.48 at 1.6%; solid seeds
+#: 60 and 217, found 3.0-3.5% off, a long side on the frame's rim beyond the field's faint
+#: edge: 0.41-0.43).
+LINE_LONG_SIDE_CONTRAST = 0.5
+#: (Such a field must also show the points' clear rhythm, :data:`CLEAR_RHYTHM`: found so within
+#: 1.6%, real fm-wood seen from a seat 0.80-0.84, hard synthetic and solid 0.69 and more; solid
+#: seed 418 seen at 54 degrees with both ends on the frame's rim, 9.5% off: 0.27.)
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 #: Every side of a field found must show at least this contrast of detail, inside against
@@ -710,17 +745,120 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
     """
     small, scale = work_copy(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    outlines = _both_ways(_quads(gray))
+    # The same outline is scored, refined and checked again by the later judgements (by the
+    # points' rhythm, inside outlines): each is worked out once per frame.
+    memo: dict = {}
+    try:
+        return _locate_with_inner(frame, small, scale, outlines, trace, memo)
+    except LocateError as error:
+        # Only when nothing else is found, so a field found otherwise is found the same.
+        # Seen from a seat the field fills much of the frame and its outline merges with the
+        # board's frame, a side tray or the picture's edge: no contour shows it, but its four
+        # sides are among the longest straight edges in view (:func:`line_outlines`).
+        lines = _both_ways(line_outlines(gray))
+        # A board whose points show their pitch only faintly (wooden points, the grain across
+        # them) is judged once more with outlines of a fainter pattern (:data:`FAINT_SCORE`).
+        for faint in (False, True):
+            try:
+                found = _locate_in(frame, small, scale, lines, trace, memo, faint)
+            except LocateError:
+                continue
+            # Seen steeply, the frame's near rim or far bevel is a straight edge just beyond
+            # the field's own faint one: a field from lines must end clearly along the points,
+            # and its points stand clearly in their rhythm (ends on the frame's outer rim or a
+            # tray, a point and more astray each, keep a faint rhythm).
+            checked = check_corners(np.asarray(found) * scale)
+            contrast = side_contrast(small, checked)
+            geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
+                                         SCORE_WIDTH)
+            rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
+            if min(contrast["top"], contrast["bottom"]) >= LINE_LONG_SIDE_CONTRAST and \
+                    rhythm >= CLEAR_RHYTHM:
+                return found
+        raise error from None
+
+
+def _both_ways(quads: list[np.ndarray]) -> list[Corners]:
+    """Each outline in both orders (either pair of sides may be the long sides; 180 degrees
+    is the same field)."""
     outlines: list[Corners] = []
-    for quad in _quads(gray):
+    for quad in quads:
         ordered = _canonical_order(quad)
-        for shift in range(2):  # the long sides may be either pair; 180 degrees is the same field
+        for shift in range(2):
             try:
                 outlines.append(check_corners(np.roll(ordered, -shift, axis=0)))
             except GeometryError:
                 continue
-    # The same outline is scored, refined and checked again by the later judgements (by the
-    # points' rhythm, inside outlines): each is worked out once per frame.
-    memo: dict = {}
+    return outlines
+
+
+def line_outlines(gray: np.ndarray) -> list[np.ndarray]:
+    """Four-sided outlines made of the longest straight edges in ``gray``: two of the
+    :data:`LINES_KEPT` longest lines within :data:`ACROSS_LINE_DEGREES` of the horizontal and
+    two of the longest others, each quad convex, at least 8% of the frame, its corners within
+    :data:`OUTSIDE_REACH` of it.
+
+    Pieces of one line (a side cut by checkers, found at two sensitivities) count as one, their
+    lengths summed.
+
+    >>> gray = np.zeros((200, 300), np.uint8)
+    >>> gray[40:160, 50:250] = 200
+    >>> quads = line_outlines(gray)
+    >>> any(np.abs(np.sort(q, axis=0) - np.sort(np.float64(
+    ...     [[50, 40], [249, 40], [249, 159], [50, 159]]), axis=0)).max() < 3 for q in quads)
+    True
+    """
+    h, w = gray.shape
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    segments: list[np.ndarray] = []
+    for low, high in ((20, 60), (40, 120)):
+        found = cv2.HoughLinesP(cv2.Canny(blurred, low, high), 1, np.pi / 360, LINE_VOTES,
+                                minLineLength=int(LINE_MIN_SHARE * min(w, h)),
+                                maxLineGap=LINE_GAP)
+        if found is not None:
+            segments.extend(found.reshape(-1, 4).astype(np.float64))
+    segments.sort(key=lambda seg: -float(np.hypot(seg[2] - seg[0], seg[3] - seg[1])))
+    lines: list[list] = []  # angle (0..pi), offset along its normal, summed length, a segment
+    same_turn = np.radians(LINE_SAME_DEGREES)
+    for x1, y1, x2, y2 in segments:
+        length = float(np.hypot(x2 - x1, y2 - y1))
+        angle = float(np.arctan2(y2 - y1, x2 - x1) % np.pi)
+        offset = float(-np.sin(angle) * x1 + np.cos(angle) * y1)
+        for line in lines:
+            turn = abs(line[0] - angle)
+            # (Angles either side of 0 / pi are near, their normals opposite.)
+            if (turn < same_turn and abs(line[1] - offset) < LINE_SAME_OFFSET) or \
+                    (np.pi - turn < same_turn and abs(line[1] + offset) < LINE_SAME_OFFSET):
+                line[2] += length
+                break
+        else:
+            lines.append([angle, offset, length, ((x1, y1), (x2, y2))])
+    across_limit = np.radians(ACROSS_LINE_DEGREES)
+    across = [line for line in lines if min(line[0], np.pi - line[0]) < across_limit]
+    upright = [line for line in lines if min(line[0], np.pi - line[0]) >= across_limit]
+    across = sorted(across, key=lambda line: -line[2])[:LINES_KEPT]
+    upright = sorted(upright, key=lambda line: -line[2])[:LINES_KEPT]
+    reach = OUTSIDE_REACH * max(w, h)
+    quads = []
+    for first, second in combinations(across, 2):
+        for left, right in combinations(upright, 2):
+            quad = np.array([line_intersection(a[3], b[3]) for a, b in
+                             ((first, left), (first, right), (second, right), (second, left))])
+            if not np.isfinite(quad).all() or (quad < -reach).any() or \
+                    (quad[:, 0] > w + reach).any() or (quad[:, 1] > h + reach).any():
+                continue
+            outline = quad.astype(np.float32)
+            if cv2.isContourConvex(outline) and cv2.contourArea(outline) >= 0.08 * w * h:
+                quads.append(quad)
+    return quads
+
+
+def _locate_with_inner(frame: np.ndarray, small: np.ndarray, scale: float,
+                       outlines: list[Corners], trace: list[np.ndarray] | None, memo: dict
+                       ) -> Corners:
+    """The field among ``outlines`` (see :func:`_locate_in`), else inside the best of them
+    (:func:`inner_fields`)."""
     try:
         return _locate_in(frame, small, scale, outlines, trace, memo)
     except LocateError as error:
@@ -745,13 +883,14 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
 
 
 def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
-               trace: list[np.ndarray] | None, memo: dict | None = None) -> Corners:
+               trace: list[np.ndarray] | None, memo: dict | None = None, faint: bool = False
+               ) -> Corners:
     """The field among ``outlines``: judged by the bar, else (when no outline shows a clear
     bar) by the points' rhythm; :class:`LocateError` when neither finds one.  ``memo`` keeps
     what was worked out about each outline for the next judgement (see :func:`_locate_among`)."""
     bars: list[float] = []
     try:
-        return _locate_among(frame, small, scale, outlines, False, trace, bars, memo)
+        return _locate_among(frame, small, scale, outlines, False, trace, bars, memo, faint)
     except LocateError as error:
         # The points alone vouch for a field only where no outline shows a clear bar (a bar of
         # the field's own wood): where one does, the board is judged by it, and an outline
@@ -760,7 +899,8 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
         if max(bars, default=0.0) >= BAR_EVIDENCE:
             raise
         try:
-            return _locate_among(frame, small, scale, outlines, True, trace, memo=memo)
+            return _locate_among(frame, small, scale, outlines, True, trace, memo=memo,
+                                 faint=faint)
         except LocateError as second:
             # The first judgement's reason, unless only the second saw something like a board.
             raise second if "does not end" in str(second) else error
@@ -768,13 +908,15 @@ def _locate_in(frame: np.ndarray, small: np.ndarray, scale: float, outlines: lis
 
 def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: list[Corners],
                   by_points: bool, trace: list[np.ndarray] | None,
-                  bars: list[float] | None = None, memo: dict | None = None) -> Corners:
+                  bars: list[float] | None = None, memo: dict | None = None,
+                  faint: bool = False) -> Corners:
     """The field among ``outlines`` (in ``small``'s pixels), judged as :func:`board_score`
     does with ``by_points``, refined and checked; :class:`LocateError` when none checks out.
     ``bars`` collects the bar evidence of the outlines looked at closely; ``memo`` (one per
     frame) keeps scores, refinements and side checks for the next call: the refinement does
     not depend on how outlines are judged, so an outline tried by both judgements is refined
-    once."""
+    once.  ``faint``: outlines scoring down to :data:`FAINT_SCORE` count as boards, and their
+    fields must end clearly at every side."""
     memo = {} if memo is None else memo
     quick = [(board_score(small, corners, QUICK_SCORE_WIDTH, by_points, memo=memo)[1], corners)
              for corners in outlines]
@@ -784,7 +926,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
     boards: list[tuple[float, float, Corners]] = []
     for _, corners in quick[:CLOSER_LOOKS]:
         score, rank = board_score(small, corners, by_points=by_points, bars=bars, memo=memo)
-        if score >= MIN_SCORE:
+        if score >= (FAINT_SCORE if faint else MIN_SCORE):
             boards.append((rank, score, corners))
     if not boards:
         raise LocateError("cannot find the board: no backgammon board found in the frame "
@@ -803,7 +945,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
         # latest step whose field still looks like a board and ends where the field does
         # (every side with points inside and plain frame outside) is taken.
         for found in reversed(steps):
-            if _field_checks_out(small, found * scale, score, by_points, memo):
+            if _field_checks_out(small, found * scale, score, by_points, memo, faint):
                 if trace is not None:
                     trace.append(found.copy())
                 return tuple((float(x), float(y)) for x, y in found)  # type: ignore[return-value]
@@ -811,10 +953,10 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
         # cover the points at both ends of it, one end of the side may stray onto the frame
         # (the field's edge then shows no points inside): when only the short sides fail the
         # check, the clear straight edges within that reach are tried for them.
-        failed = _field_failures(small, steps[-1] * scale, score, by_points, memo)
+        failed = _field_failures(small, steps[-1] * scale, score, by_points, memo, faint)
         if failed and set(failed) <= {"left", "right"}:
             for found in _short_side_repairs(frame, steps[-1], failed):
-                if _field_checks_out(small, found * scale, score, by_points, memo):
+                if _field_checks_out(small, found * scale, score, by_points, memo, faint):
                     if trace is not None:
                         trace.append(found.copy())
                     return tuple((float(x), float(y)) for x, y in found)  # type: ignore
@@ -823,7 +965,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
         # is turned so that the bar would stand upright, and the field refined from there
         # (only from steps whose long sides and score hold: an end cannot mend those).
         slanting = [step for step in steps if set(
-            _field_failures(small, step * scale, score, by_points, memo)) <= END_FAILURES]
+            _field_failures(small, step * scale, score, by_points, memo, faint)) <= END_FAILURES]
         for turned in _lean_repairs(small, scale, slanting, memo):
             key = ("refined", turned.tobytes())
             if key not in memo:
@@ -832,7 +974,7 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
             if trace is not None:
                 trace.extend(step.copy() for step in memo[key])
             for found in reversed(memo[key]):
-                if _field_checks_out(small, found * scale, score, by_points, memo):
+                if _field_checks_out(small, found * scale, score, by_points, memo, faint):
                     if trace is not None:
                         trace.append(found.copy())
                     return tuple((float(x), float(y)) for x, y in found)  # type: ignore
@@ -841,16 +983,18 @@ def _locate_among(frame: np.ndarray, small: np.ndarray, scale: float, outlines: 
 
 
 def _field_checks_out(small: np.ndarray, corners: np.ndarray, rough_score: float,
-                      by_points: bool = False, memo: dict | None = None) -> bool:
+                      by_points: bool = False, memo: dict | None = None, faint: bool = False
+                      ) -> bool:
     """Whether the field on ``corners`` (in ``small``'s pixels) still looks like a board (its
     score at least :data:`REFINED_KEEP` of the rough outline's), has points inside and plain
     frame outside every side (:func:`side_contrast`), no points beyond its long sides
     (:func:`side_evidence`) and its points in their rhythm (:func:`points_rhythm`)."""
-    return not _field_failures(small, corners, rough_score, by_points, memo)
+    return not _field_failures(small, corners, rough_score, by_points, memo, faint)
 
 
 def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
-                    by_points: bool = False, memo: dict | None = None) -> list[str]:
+                    by_points: bool = False, memo: dict | None = None, faint: bool = False
+                    ) -> list[str]:
     """What fails of :func:`_field_checks_out`'s checks: ``"corners"`` (not a convex field),
     ``"score"``, ``"beyond"`` (points beyond a long side), the sides (``"top"``,
     ``"right"``, ``"bottom"``, ``"left"``) that do not end the field, or, when they all do,
@@ -877,9 +1021,10 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
     # row of checkers, or across the points' bases).
     if max(beyond.values()) > MAX_POINTS_BEYOND:
         return ["beyond"]
-    # Without a bar to vouch for the field's middle, its ends must show as clearly as its
-    # long sides do (a side skewed onto a tray's edge shows some contrast too).
-    short_floor = MIN_LONG_SIDE_CONTRAST if by_points else MIN_SHORT_SIDE_CONTRAST
+    # Without a bar to vouch for the field's middle, or with only a faint pattern to vouch for
+    # the points (``faint``), its ends must show as clearly as its long sides do (a side skewed
+    # onto a tray's edge shows some contrast too).
+    short_floor = MIN_LONG_SIDE_CONTRAST if by_points or faint else MIN_SHORT_SIDE_CONTRAST
     floors = {"top": MIN_LONG_SIDE_CONTRAST, "right": short_floor,
               "bottom": MIN_LONG_SIDE_CONTRAST, "left": short_floor}
     failed = [name for name, floor in floors.items() if contrast[name] < floor]
