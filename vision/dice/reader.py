@@ -1635,6 +1635,8 @@ def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: 
     ...                   ReaderSettings())                           # no layout: a side face's pips
     set()
     """
+    if top.value == 1:
+        return set()   # a one and any pip beside it make a two: no sign of one face
     own = [field_.pips[i] for i in top.pips]
     radius = float(np.mean([p.radius for p in own]))
     axis = float(np.mean([p.axis_ratio for p in own]))
@@ -1647,7 +1649,7 @@ def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: 
             and (min(pip.radius, radius) < 2.5 or abs(pip.axis_ratio - axis) <= REST_OF_FACE_AXIS)}
     if not rest:
         return set()
-    if len(rest) + len(own) <= 6:
+    if 4 <= len(rest) + len(own) <= 6:   # (any two pips make a two, three in a row a three)
         pips = own + [field_.pips[i] for i in sorted(rest)]
         size = float(np.mean([p.radius for p in pips]))
         fit = fit_layout(np.array([p.xy for p in pips]) / max(size, 1e-6))
