@@ -63,6 +63,9 @@ or size:
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
    die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
+  Pips beside a two or three like its own, where a four or six puts its other pips (or making one
+  layout of four or more with its own), are the rest of its face found in pieces (a pip by the
+  die's edge lost): no side face, no sign of a tilt, and the die is not read.
 5. **A face around the pips.**  On a board, marks that pair up like pips are also found
    between and on checkers (light gaps between touching discs, whose sides are the discs'
    arcs; a logo inside a disc's rim), mostly as ones, twos and threes.  A die's top is a patch
