@@ -1609,9 +1609,12 @@ def _pieces_of_one_face(field_: PipField, a: Face, b: Face, settings: ReaderSett
 #: alike to its own in size (either way) ...
 REST_OF_FACE_SIZE = 1.3
 #: ... and in axis ratio (where both are large enough to show their shape); those found where a
-#: larger face would put its other pips lie within this many pip radii of those spots.
+#: larger face would put its other pips lie within this many pip radii of those spots (the rest of
+#: flat faces found in pieces, dice scenes 1000-1299 and 5300-5599: 0.02-0.52; a flat three's side
+#: face shown by the camera's slant 0.72 (scene 1053), the stress set's cocked twos 0.46 and 0.82,
+#: neither reported as a die, then 1.49 and more).
 REST_OF_FACE_AXIS = 0.15
-REST_OF_FACE_REACH = 1.0
+REST_OF_FACE_REACH = 0.6
 
 
 def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: ReaderSettings) -> set[int]:
