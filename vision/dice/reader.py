@@ -63,7 +63,7 @@ or size:
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
    die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
-  Pips beside a two or three like its own, where a four or six puts its other pips (or making one
+  Pips beside a two or three like its own, right where a four or six puts its other pips (or making one
   layout of four or more with its own), are the rest of its face found in pieces (a pip by the
   die's edge lost): no side face, no sign of a tilt, and the die is not read.
 5. **A face around the pips.**  On a board, marks that pair up like pips are also found
@@ -1610,11 +1610,11 @@ def _pieces_of_one_face(field_: PipField, a: Face, b: Face, settings: ReaderSett
 REST_OF_FACE_SIZE = 1.3
 #: ... and in axis ratio (where both are large enough to show their shape); those found where a
 #: larger face would put its other pips lie within this many pip radii of those spots (the rest of
-#: flat faces found in pieces, dice scenes 1000-1299 and 5300-5599: 0.02-0.52; a flat three's side
-#: face shown by the camera's slant 0.72 (scene 1053), the stress set's cocked twos 0.46 and 0.82,
-#: neither reported as a die, then 1.49 and more).
+#: flat faces found in pieces on a board, dice scenes 1000-1299 and 5300-5599: 0.02-0.11; a flat
+#: three's side face shown by the camera's slant 0.72 (scene 1053); the stress set's cocked twos and
+#: threes 0.38 (black three 3108 at 20 degrees), 0.46, 0.82, then 1.49 and more).
 REST_OF_FACE_AXIS = 0.15
-REST_OF_FACE_REACH = 0.6
+REST_OF_FACE_REACH = 0.25
 
 
 def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: ReaderSettings) -> set[int]:
