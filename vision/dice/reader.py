@@ -63,6 +63,9 @@ or size:
    side on which this camera shows the dice's side faces is learnt from the dice whose
    top is plain (failing that, below the tops, as an upright camera shows them), and a
    die showing a side face about as squarely as its top elsewhere is called cocked.  A cocked die's value is never given.
+  Pips beside a two or three like its own, right where a four or six puts its other pips (or making one
+  layout of four or more with its own), are the rest of its face found in pieces (a pip by the
+  die's edge lost): no side face, no sign of a tilt, and the die is not read.
 5. **A face around the pips.**  On a board, marks that pair up like pips are also found
    between and on checkers (light gaps between touching discs, whose sides are the discs'
    arcs; a logo inside a disc's rim), mostly as ones, twos and threes.  A die's top is a patch
@@ -1602,6 +1605,71 @@ def _pieces_of_one_face(field_: PipField, a: Face, b: Face, settings: ReaderSett
     return fit is not None and fit[0] <= settings.max_parallelogram_error
 
 
+#: Pips beside a top count as the rest of its face (:func:`_rest_of_its_face`) when they are this
+#: alike to its own in size (either way) ...
+REST_OF_FACE_SIZE = 1.3
+#: ... and in axis ratio (where both are large enough to show their shape); those found where a
+#: larger face would put its other pips lie within this many pip radii of those spots (the rest of
+#: flat faces found in pieces on a board, dice scenes 1000-1299 and 5300-5599: 0.02-0.11; a flat
+#: three's side face shown by the camera's slant 0.72 (scene 1053); the stress set's cocked twos and
+#: threes 0.38 (black three 3108 at 20 degrees), 0.46, 0.82, then 1.49 and more).
+REST_OF_FACE_AXIS = 0.15
+REST_OF_FACE_REACH = 0.25
+
+
+def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: ReaderSettings) -> set[int]:
+    """The pips beside a top that are the rest of its own face, or none.
+
+    A six's two rows, a four's two diagonals are sometimes not grouped together: one piece is
+    taken for the top (a three, a two) and the other, seen just as squarely, passes for a side
+    face shown as openly as the top, the sign of a cocked die.  The pips near the top (where its
+    side faces' pips would lie), like its own in polarity, size, contrast and shape, are the rest
+    of its face when, with the top's, they make one layout; a side face of a cocked die lies
+    across an edge and is foreshortened differently, so its pips and the top's make none.
+
+    >>> def pip(x, y):
+    ...     return Pip(x, y, np.eye(2) * 4.0, 12, 1, 60.0, pip_grey=60.0, face_grey=200.0)
+    >>> row = [pip(x, 0.0) for x in (0.0, 10.0, 20.0)]            # a six's rows, 20 px apart
+    >>> corners = np.array([(10.0, -20.0), (30.0, 0.0), (10.0, 20.0), (-10.0, 0.0)])
+    >>> three = Face([0, 1, 2], 3, np.array([10.0, 0.0]), corners, 0.0, 1, np.eye(2), 2.0, 2.0, 1.0)
+    >>> def field_of(pips):
+    ...     return PipField(pips, np.zeros((1, 1)), np.full((1, 1), -1))
+    >>> sorted(_rest_of_its_face(field_of(row + [pip(x, 20.0) for x in (0.0, 10.0, 20.0)]), three, set(),
+    ...                          ReaderSettings()))
+    [3, 4, 5]
+    >>> _rest_of_its_face(field_of(row + [pip(0.0, 20.0), pip(10.0, 20.0), pip(24.0, 24.0)]), three, set(),
+    ...                   ReaderSettings())                           # no layout: a side face's pips
+    set()
+    """
+    if top.value == 1:
+        return set()   # a one and any pip beside it make a two: no sign of one face
+    own = [field_.pips[i] for i in top.pips]
+    radius = float(np.mean([p.radius for p in own]))
+    axis = float(np.mean([p.axis_ratio for p in own]))
+    contrast = float(np.median([abs(p.face_grey - p.pip_grey) for p in own]))
+    rest = {index for index, pip in enumerate(field_.pips)
+            if index not in foreign and index not in top.pips and pip.polarity == top.polarity
+            and np.linalg.norm(pip.xy - top.centre) <= 0.9 * top.edge_px
+            and radius / REST_OF_FACE_SIZE <= pip.radius <= radius * REST_OF_FACE_SIZE
+            and abs(pip.face_grey - pip.pip_grey) >= 0.5 * contrast
+            and (min(pip.radius, radius) < 2.5 or abs(pip.axis_ratio - axis) <= REST_OF_FACE_AXIS)}
+    if not rest:
+        return set()
+    if 4 <= len(rest) + len(own) <= 6:   # (any two pips make a two, three in a row a three)
+        pips = own + [field_.pips[i] for i in sorted(rest)]
+        size = float(np.mean([p.radius for p in pips]))
+        fit = fit_layout(np.array([p.xy for p in pips]) / max(size, 1e-6))
+        if fit is not None and fit[0] <= settings.max_parallelogram_error:
+            return rest
+    # Some of the rest's pips not found (a pip by the die's edge, joined to a light mark beyond
+    # it): those found lie where the larger face puts its other pips.
+    best: set[int] = set()
+    for spots in (_row_completions(top, settings.pip_radius_range[0]) if top.value in (2, 3) else []):
+        found = {i for i in rest if np.min(np.linalg.norm(spots - field_.pips[i].xy, axis=1)) <= REST_OF_FACE_REACH * radius}
+        best = max(best, found, key=len)
+    return best
+
+
 def _seen_as_squarely(side: Face, top: Face) -> float:
     """How squarely a side face is seen next to its die's top, as a ratio (1: alike).
 
@@ -2413,6 +2481,13 @@ class DiceReader:
                             and (f.radius >= 2.5 if references is None
                                  else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
 
+            # A face beside the top, seen just like it, whose pips and the top's make one layout is
+            # a piece of the same face (a six's two rows, a four's two diagonals, not grouped
+            # together), and so are such pips found loose: no side face, no evidence of a tilt
+            # (and such a die is not read: which piece is its top is unclear).
+            rest = _rest_of_its_face(field_, top, foreign, settings)
+            pieces = [f for f in group[1:] if _pieces_of_one_face(field_, top, f, settings) or set(f.pips) <= rest]
+            foreign = foreign.union(rest, *(f.pips for f in pieces))
             if reference is not None:
                 board = reference(top.centre)
                 vals = np.linalg.eigvalsh(board)
@@ -2420,9 +2495,10 @@ class DiceReader:
                 # A side face's layout shows how open it is seen, from its pips' centres alone: more
                 # than the slant allows, the die is cocked; no more, its pips' shapes (slivers that
                 # blur rounds) and sizes are no evidence of a tilt.
-                openings = [(f, _side_face_opening(field_, f, top)) for f in group[1:]]
+                openings = [(f, None if any(f is piece for piece in pieces) else _side_face_opening(field_, f, top))
+                            for f in group[1:]]
                 opening = max([0.0] + [o for _, o in openings if o is not None])
-                shut = [f for f, o in openings if o is not None and o <= math.sin(view) + SIDE_OPENING_MARGIN]
+                shut = pieces + [f for f, o in openings if o is not None and o <= math.sin(view) + SIDE_OPENING_MARGIN]
                 side_ratio = side_ratio_without(shut)
                 foreign_or_shut = foreign.union(*(f.pips for f in shut))
                 # Only positive evidence makes a die cocked.  A flat die's top is parallel to the
@@ -2457,7 +2533,8 @@ class DiceReader:
                 # (It makes a die cocked, not a mark a die: ``tilted`` is left alone.)  A one's
                 # outline is only a guess from its size: it is turned as its face's colour ends
                 # around the pip before the band beyond it is measured.
-                if frame.ndim == 3 and not cocked:
+                # (A piece's outline is not its face's: the band beyond it is no side face.)
+                if frame.ndim == 3 and not cocked and not rest and not pieces:
                     measured = top
                     if top.value == 1:
                         corners = _one_outline(frame, field_.pips[top.pips[0]], 0.5 * top.edge_px)
@@ -2499,7 +2576,7 @@ class DiceReader:
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
-                cocked = tilted = side_ratio_without([]) > settings.cocked_side_ratio
+                cocked = tilted = side_ratio_without(pieces) > settings.cocked_side_ratio
                 judgeable = True
             if _value_hidden_by_border(top, frame.shape[:2]):
                 continue  # only part of its face is in view, and another value would show that part
@@ -2521,7 +2598,7 @@ class DiceReader:
             # A face just beside the top, seen just like it, whose pips and the top's together
             # make one layout, is a piece of the same face whose pips were not grouped together
             # (the two columns of a small six): neither reads the die.
-            split = any(_pieces_of_one_face(field_, top, face, settings) for face in group[1:])
+            split = bool(pieces or rest)
             # So is a one whose pip is linked to a pip like it within a two's diagonal: the two's
             # pips, their link cut when a cocked two's side face's pips joined their group.
             if top.value == 1 and links is None:
