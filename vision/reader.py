@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from calibration.calibration import Calibration
-from calibration.colours import centre_distances, name_pair, nearest, two_clusters
+from calibration.colours import centre_distances, lit_distance, name_pair, nearest, two_clusters
 from calibration.geometry import (
     BoardGeometry, Corners, check_corners, field_aspect, find_bar, warp, with_fourth_channel,
 )
@@ -517,6 +517,10 @@ class BoardReader:
             for i in np.flatnonzero((votes[:-1, 0] > 0) & (votes[:-1, 1] > 0)):
                 mine = owner_of == i
                 chosen = _stack_colour(np.asarray(labels)[mine], distance[mine])
+                lit = _lit_from_darker(np.asarray(colours)[mine], np.asarray(labels)[mine],
+                                       centres, lambda i=i: findings.light_beside(i))
+                if lit is not None:
+                    chosen = lit
                 votes[i, chosen] = max(votes[i, chosen], votes[i, 1 - chosen] + 0.5)
             # A stack lying between the colours takes the one the light beside it says it was
             # moved from (see _lit_or_shaded), with the same half vote.  (Few stacks are unsure
@@ -629,6 +633,51 @@ def _stack_colour(labels: np.ndarray, distances: np.ndarray) -> int:
     if votes[0] != votes[1]:
         return int(np.argmax(votes))
     return int(np.argmin(distances.sum(axis=0)))
+
+
+#: How many times nearer the darker colour lit by glare than the lighter colour lit every
+#: checker of a split stack taken for the lighter colour must lie for the stack to be of the
+#: darker colour where the paint beside it is lit (see :func:`_lit_from_darker`).
+LIT_FROM_DARKER = 2.0
+
+
+def _lit_from_darker(colours: np.ndarray, labels: np.ndarray, centres: np.ndarray,
+                     light_beside: Callable[[], float | None]) -> int | None:
+    """The darker colour (0 or 1, of ``centres``) for a point's stack split between the
+    colours (Lab ``colours``, their nearest-centre ``labels``) whose checkers taken for the
+    lighter colour all lie :data:`LIT_FROM_DARKER` times nearer the darker colour lit by glare
+    than the lighter one lit (:func:`calibration.colours.lit_distance`), where the bare paint
+    beside the stack is lit by :data:`LIT_BESIDE` or more; None otherwise.
+
+    Glare washes a gold (or red, or black) checker toward white, past the midpoint, but it
+    keeps a trace of its hue that a white checker, lit or not, never has: the glare-lit gold
+    checkers lie close to gold lit and far from white lit, a white one the other way round.
+    (:func:`_stack_colour` alone took the one gold checker outside the glare as outvoted by
+    the two lit ones: real fm-gold-b under the lower right glare spot, bottom[9] read white.)
+
+    >>> centres = np.float32([[193, 128, 129], [135, 134, 149]])
+    >>> lit_gold = np.float32([[111, 136, 152], [195, 132, 143], [224, 131, 135]])
+    >>> _lit_from_darker(lit_gold, np.array([1, 0, 0]), centres, lambda: 180.0)
+    1
+    >>> _lit_from_darker(lit_gold, np.array([1, 0, 0]), centres, lambda: 2.0) is None
+    True
+    >>> whites = np.float32([[150, 131, 140], [190, 129, 130], [202, 129, 129]])
+    >>> _lit_from_darker(whites, np.array([1, 0, 0]), centres, lambda: 180.0) is None
+    True
+    """
+    light = np.asarray(centres, np.float32)[:, 0]
+    darker = int(np.argmin(light))
+    lighter = np.asarray(colours, np.float32)[np.asarray(labels) == 1 - darker]
+    if len(lighter) == 0 or len(lighter) == len(labels):
+        return None
+    ratios = [lit_distance(c, centres[1 - darker]) / max(lit_distance(c, centres[darker]), 0.5)
+              for c in lighter]
+    if min(ratios) < LIT_FROM_DARKER:
+        return None
+    lift = light_beside()
+    if lift is None or lift < LIT_BESIDE:
+        return None
+    return darker
 
 
 #: A stack is unsure of its colour when none of its checkers lies three times nearer one

@@ -111,3 +111,6 @@ def test_real_gold_stack_under_glare():
         frame["image"], frame["corners"])
     obs = BoardReader().read(image, corners=corners)
     assert obs.bottom[7] is not None and obs.bottom[7].colour == "gold"
+    # bottom[9]: one gold checker outside the glare, two lit nearer white than gold, the paint
+    # beside them lit: gold (read white before _lit_from_darker).
+    assert obs.bottom[9] is not None and obs.bottom[9].colour == "gold"
