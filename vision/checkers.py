@@ -387,11 +387,11 @@ PILE_TOP_LEAST = RECOUNT_LEAST
 #: defocused by 1% of the field's width, top[4] (red 3: its top 0.78 all round, 0.91 but its
 #: near arc; the two under it 0.94 and 0.91 but their far arcs) is read right.  Over every soft
 #: field of the development sets (flat seeds 0-5999 under SOFT_FIELD, solid 0-499, the real
-#: photos under every transform) it changes two chains besides: a flat frame's red 3 (those
-#: under its top 0.91; the frame was read right by a later stage already) and, taken without
-#: the clear rims under it, solid seed 462's ring over a lone white checker (the one under it
-#: 0.70 but its far arc), read 3.  A pair stays as it was (a pile of 2 took an empty base on
-#: flat seed 2894).
+#: photos under every transform) it changes one chain besides, flat seed 2523's white 3 (the
+#: two under its top 0.91 or more; read right by a later stage already); without the clear rims
+#: asked under the top it also took solid seed 462's ring over a lone white checker (the one
+#: "under" it 0.70 but its far arc) for a pile of 3.  A pair stays as it was (piles of 2 took
+#: an empty point's base for one on flat seed 2894).
 SOFT_PILE_TOP_LEAST = 3
 #: A rhythm that is not clear (a blurred or dim pile: autocorrelation under
 #: :data:`PERIOD_CLEAR`) still counts a stack again when the stack's span lies within
