@@ -84,7 +84,7 @@ from calibration.colours import lit_distance, nearest_distance, weighted
 from calibration.geometry import POINTS_PER_ROW, BoardGeometry, median_of
 from engine.position import CHECKERS_PER_SIDE
 from vision.layers import read_layered
-from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, RingScorer
+from vision.rings import AXIS_ARC_DEG, COVERAGE_ANGLES, RING_RADII, SOFT_FIELD, RingScorer
 
 #: Share of ring directions with a radial edge (:meth:`RingScorer.coverage`) a checker needs.
 COVERAGE_THRESHOLD = 0.82
@@ -380,6 +380,19 @@ PERIOD_WHOLE = 0.35
 #: now 10); taken for any stack, they also made a pair of a lone checker or of an empty point's
 #: base on four frames.
 PILE_TOP_LEAST = RECOUNT_LEAST
+#: On a defocused field (softness under vision.rings.SOFT_FIELD) such a top may end a pile of
+#: :data:`SOFT_PILE_TOP_LEAST` when every checker under it shows its rim clearly but for its
+#: far arc (``no_far`` at the threshold or more; see :func:`_chain`): defocus wipes out the
+#: line between two faces of one paint on short piles too.  The real photo start-red-black
+#: defocused by 1% of the field's width, top[4] (red 3: its top 0.78 all round, 0.91 but its
+#: near arc; the two under it 0.94 and 0.91 but their far arcs) is read right.  Over every soft
+#: field of the development sets (flat seeds 0-5999 under SOFT_FIELD, solid 0-499, the real
+#: photos under every transform) it changes one chain besides, flat seed 2523's white 3 (the
+#: two under its top 0.91 or more; read right by a later stage already); without the clear rims
+#: asked under the top it also took solid seed 462's ring over a lone white checker (the one
+#: "under" it 0.70 but its far arc) for a pile of 3.  A pair stays as it was (piles of 2 took
+#: an empty point's base for one on flat seed 2894).
+SOFT_PILE_TOP_LEAST = 3
 #: A rhythm that is not clear (a blurred or dim pile: autocorrelation under
 #: :data:`PERIOD_CLEAR`) still counts a stack again when the stack's span lies within
 #: :data:`PERIOD_TIGHT` of a whole number of its steps and every checker of the recounted
@@ -589,7 +602,8 @@ def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near
                    close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None,
                    contact_free: np.ndarray | None,
                    distances: np.ndarray | Callable[[], np.ndarray] | None,
-                   base_lean: np.ndarray) -> tuple[list[int], float]:
+                   base_lean: np.ndarray, pile_least: int = PILE_TOP_LEAST
+                   ) -> tuple[list[int], float]:
     """:func:`_chain` seen at a slant, where a tall pile's checkers after its base lean on the
     one before and are seen ``base_lean`` further along the axis (per candidate, for a base
     there; see :attr:`_Candidates.lean`) than evenly spaced from it.
@@ -608,7 +622,7 @@ def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near
                              & (best_any >= threshold))
     if not movable.size or np.count_nonzero(best_any >= MEMBER_FLOOR) <= FLAT_MOST:
         return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
-                      far_arc, close, contact_free, distances)
+                      far_arc, close, contact_free, distances, pile_least=pile_least)
     copies = movable.size
     order = np.concatenate([movable, np.arange(ys.size)])
     moved = ys[order]
@@ -623,11 +637,11 @@ def _chain_leaning(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near
                           limit, None if colours is None else colours[order], first_min,
                           None if far_arc is None else far_arc[order], reordered(close),
                           None if contact_free is None else contact_free[order],
-                          reordered(distances), leaning_bases=copies)
+                          reordered(distances), leaning_bases=copies, pile_least=pile_least)
     if chain and chain[0] < copies and (len(chain) <= FLAT_MOST or float(
             np.diff(moved[chain]).max()) >= OVERLAP_BELOW * radius):
         return _chain(ys, full, no_far, no_near, radius, threshold, limit, colours, first_min,
-                      far_arc, close, contact_free, distances)
+                      far_arc, close, contact_free, distances, pile_least=pile_least)
     return [int(order[i]) for i in chain], rival
 
 
@@ -637,8 +651,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
            close: np.ndarray | list[list[bool]] | Callable[[], list[list[bool]]] | None = None,
            contact_free: np.ndarray | None = None,
            distances: np.ndarray | Callable[[], np.ndarray] | None = None,
-           base_lean: np.ndarray | None = None, leaning_bases: int = 0
-           ) -> tuple[list[int], float]:
+           base_lean: np.ndarray | None = None, leaning_bases: int = 0,
+           pile_least: int = PILE_TOP_LEAST) -> tuple[list[int], float]:
     """The best consistent stack from the edge over candidate centres (distances ``ys`` from
     the edge, ascending).
 
@@ -667,7 +681,8 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
     """
     if base_lean is not None:
         return _chain_leaning(ys, full, no_far, no_near, radius, threshold, limit, colours,
-                              first_min, far_arc, close, contact_free, distances, base_lean)
+                              first_min, far_arc, close, contact_free, distances, base_lean,
+                              pile_least)
     # Plain Python over lists throughout (a point has some ten candidates: numpy's per-call
     # overhead would be most of the time).  The arrays are float32 and numpy compares them
     # with a Python number after rounding it to float32: so do the thresholds here (_f32),
@@ -730,14 +745,18 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
         first_min, far_arc_all, close_all, touching_all, aside_all, alike_all, touched_ends,
         leaning_bases=leaning_bases)
     if touched_ends and _may_top_pile(chain, usable, ys_all, far_all, touched_ends, radius,
-                                      first_min):
+                                      first_min, pile_least):
         # A tall pile's top lies on a checker of its paint (see PILE_TOP_LEAST): the pile
         # may run on to such an end, overlapped, where it stopped short of a whole rim.
         pile, pile_rival = _chain_search(
             ys, usable, ys_all, full_all, far_all, near_all, best_any, radius, threshold,
             limit, first_min, far_arc_all, close_all, touching_all, aside_all, alike_all,
             touched_ends, pile_tops=True, leaning_bases=leaning_bases)
-        if len(pile) >= PILE_TOP_LEAST and len(pile) > len(chain) and pile[:len(chain)] == chain:
+        # (A pile shorter than PILE_TOP_LEAST, on a defocused field, must lie on clear
+        # checkers: each under its top shows its rim clearly but for its far arc.)
+        if (len(pile) >= pile_least and len(pile) > len(chain) and pile[:len(chain)] == chain
+                and (len(pile) >= PILE_TOP_LEAST
+                     or min(far_all[i] for i in pile[:-1]) >= _f32(threshold))):
             chain, rival = pile, pile_rival
     if len(usable) < len(ys_all):
         end = ys[chain[-1]] if chain else np.float32(0.0)
@@ -751,14 +770,14 @@ def _chain(ys: np.ndarray, full: np.ndarray, no_far: np.ndarray, no_near: np.nda
 
 def _may_top_pile(chain: list[int], usable: list[int], ys_all: list[float],
                   far_all: list[float], touched_ends: dict[int, list[bool]], radius: float,
-                  first_min: float) -> bool:
+                  first_min: float, least: int = PILE_TOP_LEAST) -> bool:
     """Whether one of ``touched_ends`` (candidates that may end a stack short of a whole rim,
     see :func:`_chain_search`) lies beyond ``chain`` where it could top a pile of
     :data:`PILE_TOP_LEAST`: far enough out for that many, with that many candidates before it,
     one of them under it (overlapped, of its paint, showing its rim but for the far arc; the
     chain's end or beyond it)."""
     end = ys_all[chain[-1]] if chain else -1.0
-    lowest = (first_min + (PILE_TOP_LEAST - 1) * MIN_STEP) * radius
+    lowest = (first_min + (least - 1) * MIN_STEP) * radius
     overlap, floor = OVERLAP_BELOW * radius, _f32(MEMBER_FLOOR)
     for k, alike in touched_ends.items():
         y_k = ys_all[k]
@@ -766,7 +785,7 @@ def _may_top_pile(chain: list[int], usable: list[int], ys_all: list[float],
             continue
         before = [i for i in usable if ys_all[i] < y_k]
         # (The pile runs on from the chain's end: the one under the top is that or beyond.)
-        if len(before) >= PILE_TOP_LEAST - 1 and any(
+        if len(before) >= least - 1 and any(
                 alike[i] and far_all[i] >= floor and y_k - ys_all[i] < overlap
                 and ys_all[i] >= end for i in before):
             return True
@@ -1045,6 +1064,8 @@ class _Candidates:
     #: step, outward)`` -> (dx, dy) pixels, for a base at (x, y), a step of ``step`` pixels
     #: and the pile growing toward ``outward`` y (+1 or -1); None: they are not.
     lean: Leaning | None = dc_field(default=None, repr=False)
+    #: The field is defocused (see :data:`SOFT_PILE_TOP_LEAST`).
+    soft: bool = dc_field(default=False, repr=False)
     #: The point's edge is above its checkers in the image (a top point).
     edge_up: bool = dc_field(default=True, repr=False)
     _base_lean: tuple | None = dc_field(default=None, repr=False)
@@ -1095,17 +1116,19 @@ class _Candidates:
               ) -> tuple[list[int], float]:
         """The best stack over the candidates (:func:`_chain`); ``proposed_only``: over those
         the ring map proposed, not the centres of models fitted since."""
+        pile_least = SOFT_PILE_TOP_LEAST if self.soft else PILE_TOP_LEAST
         if proposed_only and self.proposed < len(self.ys):
             p = self.proposed
             chain, rival = _chain(self.ys[:p], self.full[:p], self.no_far[:p], self.no_near[:p],
                                   radius, threshold, limit, self.colours[:p], first_min,
                                   self.far_arc[:p], lambda: [r[:p] for r in self.close[:p]],
-                                  self.contact_free[:p], lambda: self.distances[:p, :p])
+                                  self.contact_free[:p], lambda: self.distances[:p, :p],
+                                  pile_least=pile_least)
         else:
             chain, rival = _chain(self.ys, self.full, self.no_far, self.no_near, radius,
                                   threshold, limit, self.colours, first_min, self.far_arc,
                                   lambda: self.close, self.contact_free, lambda: self.distances,
-                                  self.base_lean(radius, first_min))
+                                  self.base_lean(radius, first_min), pile_least=pile_least)
         return _without_odd_hidden_end(self, chain, radius, threshold), rival
 
     def base_lean(self, radius: float, first_min: float) -> np.ndarray | None:
@@ -1636,7 +1659,7 @@ def _point_candidates(scorer: RingScorer, points: dict[tuple[str, int], float], 
         found[key] = _Candidates(ys[index[sel]], px[sel], py[sel], full[sel], no_far[sel],
                                  no_near[sel], colours[sel], far_arc[sel], contact_free[sel])
     for (row, _), cand in found.items():
-        cand.lean, cand.edge_up = lean, row == "top"
+        cand.lean, cand.edge_up, cand.soft = lean, row == "top", scorer.softness < SOFT_FIELD
     return found
 
 
