@@ -780,8 +780,8 @@ def beyond_ends(frame: np.ndarray, corners: Corners) -> dict[str, float]:
     unlike = {}
     for name, columns in (("left", (m - end, m - start)), ("right", (m + w + start, m + w + end))):
         colour = median_colour((m, m + h), columns)
-        unlike[name] = 0.0 if colour is None or not frames_seen else \
-            round(min(float(np.linalg.norm(colour - seen_colour)) for seen_colour in frames_seen), 6)
+        unlike[name] = 0.0 if colour is None or not frames_seen else round(min(
+            float(np.linalg.norm(colour - seen_colour)) for seen_colour in frames_seen), 6)
     return unlike
 
 
