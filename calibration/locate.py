@@ -25,7 +25,9 @@ is found, two last looks: outlines whose points' pattern is faint (wooden points
 across them, :data:`FAINT_SCORE`) count as boards, their fields held to ends as clear as their
 long sides; and, for a field seen from a seat that fills the frame and merges with the board's
 frame or the picture's edge so that no contour outlines it, outlines made of the longest
-straight lines in view (:func:`line_outlines`), their fields held to clear long sides.
+straight lines in view (:func:`line_outlines`), their fields held to clear long sides and to
+no end on the frame's outer rim (an end showing the points faintly while the table, not the
+frame, lies beyond an end: :func:`beyond_ends`).
 
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
@@ -133,6 +135,17 @@ LINE_LONG_SIDE_CONTRAST = 0.5
 #: (Such a field must also show the points' clear rhythm, :data:`CLEAR_RHYTHM`: found so within
 #: 1.6%, real fm-wood seen from a seat 0.80-0.84, hard synthetic and solid 0.69 and more; solid
 #: seed 418 seen at 54 degrees with both ends on the frame's rim, 9.5% off: 0.27.)
+#: Nor may such a field have an end that shows the points faintly (:func:`side_contrast` below
+#: this) while beyond an end lies something unlike the board's frame beyond its long sides (more
+#: than this far from it, :func:`beyond_ends`): an end on the frame's outer rim, a point beyond
+#: the field's, with the frame inside it and the table beyond.  Of the fields found so (hard
+#: synthetic 0-2999, solid 0-1499, real-aug, hard 0-30 seen from a seat: 82): the four wrong,
+#: 4.5-7.3% off, have an end at 0.17-0.18 and an end 46-137 from the frame; the right ones with
+#: an end below 0.25 (0.15-0.24) have both ends within 9.9 of it, those with an end further
+#: (real fm-wood seen from a seat 17-47, hard tilted seed 19 33, solid 477 33) both ends at 0.30
+#: and more.
+LINE_FAINT_END = 0.25
+LINE_END_UNLIKE_FRAME = 20.0
 #: Work on frames scaled to at most this width (speed; corners are scaled back).
 WORK_WIDTH = 640
 #: Every side of a field found must show at least this contrast of detail, inside against
@@ -720,6 +733,58 @@ def side_evidence(frame: np.ndarray, corners: Corners
             {"top": beyond(m, 1), "bottom": beyond(m + h, -1)})
 
 
+def beyond_ends(frame: np.ndarray, corners: Corners) -> dict[str, float]:
+    """How unlike the board's frame beyond the long sides of the field on ``corners`` is what
+    lies just beyond each end (left, right): the distance (8-bit Lab) of the median colour of a
+    strip just beyond the end to the nearer of the median colours just beyond the long sides;
+    0 where the strip beyond lies mostly outside the frame (nothing seen to judge).
+
+    Beyond each end of a field lies the board's frame (or a side tray), as beyond its long
+    sides; beyond an end put on the frame's outer rim lies the table.
+
+    >>> board = np.full((100, 160, 3), 90, np.uint8)  # the frame, and a field inside it
+    >>> board[20:80, 20:140] = 200
+    >>> field = ((20, 20), (140, 20), (140, 80), (20, 80))
+    >>> beyond_ends(board, field)
+    {'left': 0.0, 'right': 0.0}
+    >>> board[:, 140:] = (0, 160, 0)  # a green table beyond the right end
+    >>> {side: round(unlike) for side, unlike in beyond_ends(board, field).items()}
+    {'left': 0, 'right': 97}
+    """
+    checked = check_corners(np.asarray(corners, np.float64))
+    w = CHECK_WIDTH
+    h = max(16, int(round(w * field_aspect(checked, (frame.shape[1], frame.shape[0])))))
+    m = int(0.1 * w)
+    matrix = cv2.getPerspectiveTransform(
+        np.float32(checked), np.float32([[m, m], [m + w, m], [m + w, m + h], [m, m + h]]))
+    size = (w + 2 * m, h + 2 * m)
+    lab = cv2.cvtColor(cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    seen = cv2.erode(cv2.warpPerspective(np.ones(frame.shape[:2], np.uint8), matrix, size,
+                                         flags=cv2.INTER_NEAREST), np.ones((5, 5), np.uint8)) > 0
+
+    def median_colour(rows: tuple[int, int], columns: tuple[int, int]) -> np.ndarray | None:
+        inside = seen[rows[0]: rows[1], columns[0]: columns[1]]
+        if inside.size == 0 or inside.mean() < 0.5:
+            return None
+        return np.median(lab[rows[0]: rows[1], columns[0]: columns[1]][inside], axis=0)
+
+    # The strips beyond the long sides are as deep as side_evidence's; beyond an end, from a
+    # tenth to two fifths of a point (a side tray may start not much further out).
+    near, far = int(0.01 * h), max(int(0.05 * h), int(0.01 * h) + 1)
+    frames_seen = [colour for colour in (median_colour((m - far, m - near), (m, m + w)),
+                                         median_colour((m + h + near, m + h + far), (m, m + w)))
+                   if colour is not None]
+    pitch = w / 13
+    start, end = int(0.1 * pitch), int(0.4 * pitch)
+    unlike = {}
+    for name, columns in (("left", (m - end, m - start)), ("right", (m + w + start, m + w + end))):
+        colour = median_colour((m, m + h), columns)
+        unlike[name] = 0.0 if colour is None or not frames_seen else round(min(
+            float(np.linalg.norm(colour - seen_colour)) for seen_colour in frames_seen), 6)
+    return unlike
+
+
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame scaled down to at most :data:`WORK_WIDTH` wide, and the scale (frame pixels to
     its pixels): the outlines are found and the fields checked on it.
@@ -773,8 +838,12 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
             geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
                                          SCORE_WIDTH)
             rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
+            # An end on the frame's outer rim shows the points faintly (the frame lies inside
+            # it) and has the table, not the frame, beyond it.
+            rim_end = min(contrast["left"], contrast["right"]) < LINE_FAINT_END and \
+                max(beyond_ends(small, checked).values()) > LINE_END_UNLIKE_FRAME
             if min(contrast["top"], contrast["bottom"]) >= LINE_LONG_SIDE_CONTRAST and \
-                    rhythm >= CLEAR_RHYTHM:
+                    rhythm >= CLEAR_RHYTHM and not rim_end:
                 return found
         raise error from None
 
