@@ -77,6 +77,37 @@ def drawn_column(centres_r: list[float], radius: float, height_r: float, width: 
     return scorer, cand
 
 
+#: A painted overlapped pile's checker radius (pixels) and the step between its centres (radii).
+PILE_RADIUS, PILE_STEP_R = 12.0, 1.36
+
+
+def painted_pile(count: int, open_top: bool = True, broken_under: bool = False
+                 ) -> checkers._Candidates:
+    """Candidates at the centres of ``count`` red discs with a dark outline on grey, each lying
+    on the one before from the top edge down (:data:`PILE_RADIUS`, :data:`PILE_STEP_R`); with
+    ``open_top`` the last one's outline is missing where it lies on the one under it (its near
+    arc), as blur or defocus leaves it; ``broken_under``: the one under the top misses a third
+    of its outline on a side as well."""
+    image = np.full((int(PILE_RADIUS * 22), 90, 3), 150, np.uint8)
+    ys_r = [1.05 + k * PILE_STEP_R for k in range(count)]
+    axes = (int(PILE_RADIUS), int(PILE_RADIUS))
+    for k, y in enumerate(ys_r):
+        centre = (45, int(round(y * PILE_RADIUS)))
+        cv2.circle(image, centre, int(PILE_RADIUS), (40, 40, 190), -1)
+        if k == count - 1 and open_top:
+            cv2.ellipse(image, centre, axes, 0, -30, 210, (20, 20, 90), 1)
+        elif k == count - 2 and broken_under:
+            cv2.ellipse(image, centre, axes, 0, 0, 230, (20, 20, 90), 1)
+        else:
+            cv2.circle(image, centre, int(PILE_RADIUS), (20, 20, 90), 1)
+    scorer = RingScorer(image, PILE_RADIUS)
+    ys = np.float32(ys_r) * np.float32(PILE_RADIUS)
+    px = np.full(ys.shape, 45, np.float32)
+    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
+    return checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
+                                scorer.colour_at(px, ys), far_arc)
+
+
 def assert_hard_frame_counts_read(seed: int, tallest_at_least: int) -> None:
     """Hard synthetic frame ``seed``, which holds a stack of ``tallest_at_least`` or more, read
     with its corners given: every point's count right, row by row."""

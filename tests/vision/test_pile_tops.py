@@ -12,50 +12,22 @@ out), which had won as the base nearer its edge.
 """
 from __future__ import annotations
 
-import cv2
-import numpy as np
 import pytest
-from checker_frames import assert_hard_frame_counts_read
+from checker_frames import PILE_RADIUS, assert_hard_frame_counts_read, painted_pile
 
 from vision import checkers
-from vision.rings import RingScorer
-
-RADIUS = 12.0
-STEP_R = 1.36  # radii between the centres of an overlapped pile
-
-
-def _pile(count: int, open_top: bool) -> checkers._Candidates:
-    """Candidates at the centres of ``count`` red discs with a dark outline on grey, each lying
-    on the one before, from the top edge down; with ``open_top`` the last one's outline is
-    missing where it lies on the one under it (its near arc), as blur leaves it."""
-    image = np.full((int(RADIUS * 22), 90, 3), 150, np.uint8)
-    ys_r = [1.05 + k * STEP_R for k in range(count)]
-    for k, y in enumerate(ys_r):
-        centre = (45, int(round(y * RADIUS)))
-        cv2.circle(image, centre, int(RADIUS), (40, 40, 190), -1)
-        if k == count - 1 and open_top:
-            cv2.ellipse(image, centre, (int(RADIUS), int(RADIUS)), 0, -30, 210, (20, 20, 90), 1)
-        else:
-            cv2.circle(image, centre, int(RADIUS), (20, 20, 90), 1)
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(ys_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, 45, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    return checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
-
 
 def _read(cand: checkers._Candidates) -> int:
-    chain, _ = cand.chain(RADIUS, checkers.COVERAGE_THRESHOLD, 21.4 * RADIUS)
+    chain, _ = cand.chain(PILE_RADIUS, checkers.COVERAGE_THRESHOLD, 21.4 * PILE_RADIUS)
     return len(chain)
 
 
 @pytest.mark.parametrize("count", [4, 7])
 def test_a_pile_whose_top_is_open_where_it_lies_on_the_pile_is_read_whole(count: int):
-    cand = _pile(count, open_top=True)
+    cand = painted_pile(count, open_top=True)
     assert cand.full[-1] < checkers.COVERAGE_THRESHOLD <= cand.no_near[-1]
     assert _read(cand) == count
-    assert _read(_pile(count, open_top=False)) == count
+    assert _read(painted_pile(count, open_top=False)) == count
 
 
 @pytest.mark.parametrize("count", [2, 3])
@@ -63,7 +35,7 @@ def test_a_short_overlapped_stack_with_such_an_end_is_not_taken(count: int):
     """A ring overlapping a lone checker or a pair is where a faint ring beyond a short stack
     lies: such an end closes only a pile of PILE_TOP_LEAST."""
     assert count < checkers.PILE_TOP_LEAST
-    assert _read(_pile(count, open_top=True)) == 0
+    assert _read(painted_pile(count, open_top=True)) == 0
 
 
 @pytest.mark.parametrize("seed, tallest", [(3849, 13), (3544, 13)])

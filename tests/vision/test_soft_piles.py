@@ -12,46 +12,22 @@ checker, the one "under" it 0.70 but its far arc, which stays a lone checker.
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
-import pytest
+from checker_frames import PILE_RADIUS, painted_pile
 
 from vision import checkers
 from vision.rings import RingScorer
 
-RADIUS = 12.0
-STEP_R = 1.36  # radii between the centres of an overlapped pile
-
-
 def _pile(count: int, soft: bool, broken_under: bool = False) -> checkers._Candidates:
-    """Candidates at the centres of ``count`` red discs with a dark outline on grey, each lying
-    on the one before from the top edge down, the last one's outline missing where it lies on
-    the one under it (its near arc), as defocus leaves it; ``broken_under``: the one under the
-    top misses a third of its outline on a side as well; ``soft``: the field was measured
-    soft."""
-    image = np.full((int(RADIUS * 22), 90, 3), 150, np.uint8)
-    ys_r = [1.05 + k * STEP_R for k in range(count)]
-    for k, y in enumerate(ys_r):
-        centre, axes = (45, int(round(y * RADIUS))), (int(RADIUS), int(RADIUS))
-        cv2.circle(image, centre, int(RADIUS), (40, 40, 190), -1)
-        if k == count - 1:
-            cv2.ellipse(image, centre, axes, 0, -30, 210, (20, 20, 90), 1)
-        elif k == count - 2 and broken_under:
-            cv2.ellipse(image, centre, axes, 0, 0, 230, (20, 20, 90), 1)
-        else:
-            cv2.circle(image, centre, int(RADIUS), (20, 20, 90), 1)
-    scorer = RingScorer(image, RADIUS)
-    ys = np.float32(ys_r) * np.float32(RADIUS)
-    px = np.full(ys.shape, 45, np.float32)
-    full, no_far, no_near, far_arc = scorer.coverage(px, ys, True)
-    cand = checkers._Candidates(ys, px, ys.copy(), full, no_far, no_near,
-                                scorer.colour_at(px, ys), far_arc)
+    """A painted pile of ``count`` whose top is open where it lies on the one under it
+    (:func:`checker_frames.painted_pile`); ``soft``: the field was measured soft."""
+    cand = painted_pile(count, open_top=True, broken_under=broken_under)
     cand.soft = soft
     return cand
 
 
 def _read(cand: checkers._Candidates) -> int:
-    chain, _ = cand.chain(RADIUS, checkers.COVERAGE_THRESHOLD, 21.4 * RADIUS)
+    chain, _ = cand.chain(PILE_RADIUS, checkers.COVERAGE_THRESHOLD, 21.4 * PILE_RADIUS)
     return len(chain)
 
 
