@@ -829,23 +829,35 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 found = _locate_in(frame, small, scale, lines, trace, memo, faint)
             except LocateError:
                 continue
-            # Seen steeply, the frame's near rim or far bevel is a straight edge just beyond
-            # the field's own faint one: a field from lines must end clearly along the points,
-            # and its points stand clearly in their rhythm (ends on the frame's outer rim or a
-            # tray, a point and more astray each, keep a faint rhythm).
-            checked = check_corners(np.asarray(found) * scale)
-            contrast = side_contrast(small, checked)
-            geometry = _scoring_geometry(field_aspect(checked, (small.shape[1], small.shape[0])),
-                                         SCORE_WIDTH)
-            rhythm = points_rhythm(warp(small, checked, geometry), geometry)[0]
-            # An end on the frame's outer rim shows the points faintly (the frame lies inside
-            # it) and has the table, not the frame, beyond it.
-            rim_end = min(contrast["left"], contrast["right"]) < LINE_FAINT_END and \
-                max(beyond_ends(small, checked).values()) > LINE_END_UNLIKE_FRAME
-            if min(contrast["top"], contrast["bottom"]) >= LINE_LONG_SIDE_CONTRAST and \
-                    rhythm >= CLEAR_RHYTHM and not rim_end:
+            if not _line_field_failures(small, check_corners(np.asarray(found) * scale)):
                 return found
         raise error from None
+
+
+def _line_field_failures(small: np.ndarray, corners: Corners) -> list[str]:
+    """Why a field found among :func:`line_outlines` (``corners`` in ``small``'s pixels) is
+    not the board's, beyond :func:`_field_failures`: ``"sides"``, ``"rhythm"``, ``"rim end"``;
+    none when it holds.
+
+    Seen steeply, the frame's near rim or far bevel is a straight edge just beyond the field's
+    own faint one: a field from lines must end clearly along the points
+    (:data:`LINE_LONG_SIDE_CONTRAST`), and its points stand clearly in their rhythm
+    (:data:`CLEAR_RHYTHM`: ends on the frame's outer rim or a tray, a point and more astray
+    each, keep a faint rhythm).  An end on the frame's outer rim shows the points faintly (the
+    frame lies inside it, :data:`LINE_FAINT_END`) and has the table, not the frame, beyond it
+    (:func:`beyond_ends`, :data:`LINE_END_UNLIKE_FRAME`).
+    """
+    contrast = side_contrast(small, corners)
+    if min(contrast["top"], contrast["bottom"]) < LINE_LONG_SIDE_CONTRAST:
+        return ["sides"]
+    geometry = _scoring_geometry(field_aspect(corners, (small.shape[1], small.shape[0])),
+                                 SCORE_WIDTH)
+    if points_rhythm(warp(small, corners, geometry), geometry)[0] < CLEAR_RHYTHM:
+        return ["rhythm"]
+    if min(contrast["left"], contrast["right"]) < LINE_FAINT_END and \
+            max(beyond_ends(small, corners).values()) > LINE_END_UNLIKE_FRAME:
+        return ["rim end"]
+    return []
 
 
 def _both_ways(quads: list[np.ndarray]) -> list[Corners]:

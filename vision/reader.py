@@ -510,17 +510,19 @@ class BoardReader:
         if colours:
             # A point's stack split between the colours (glare lightening some of a dark or
             # coloured stack, shade darkening some of a light one) takes the colour of the
-            # checkers that look most like their colour (see _stack_colour); it wins by half a
-            # vote where it had fewer, its confidence showing the split.
-            distance = centre_distances(np.asarray(colours), centres)
+            # checkers that look most like their colour (see _stack_colour), or the darker
+            # colour where its checkers taken for the lighter one are that colour lit by glare
+            # (see _lit_from_darker); it wins by half a vote where it had fewer, its confidence
+            # showing the split.
+            colour_of, label_of = np.asarray(colours), np.asarray(labels)
+            distance = centre_distances(colour_of, centres)
             owner_of = np.asarray(owners)
             for i in np.flatnonzero((votes[:-1, 0] > 0) & (votes[:-1, 1] > 0)):
                 mine = owner_of == i
-                chosen = _stack_colour(np.asarray(labels)[mine], distance[mine])
-                lit = _lit_from_darker(np.asarray(colours)[mine], np.asarray(labels)[mine],
-                                       centres, lambda i=i: findings.light_beside(i))
-                if lit is not None:
-                    chosen = lit
+                chosen = _lit_from_darker(colour_of[mine], label_of[mine], centres,
+                                          lambda i=i: findings.light_beside(i))
+                if chosen is None:
+                    chosen = _stack_colour(label_of[mine], distance[mine])
                 votes[i, chosen] = max(votes[i, chosen], votes[i, 1 - chosen] + 0.5)
             # A stack lying between the colours takes the one the light beside it says it was
             # moved from (see _lit_or_shaded), with the same half vote.  (Few stacks are unsure
@@ -529,7 +531,7 @@ class BoardReader:
                                minlength=len(stacks))
             for i in np.flatnonzero((votes[:-1].sum(axis=1) > 0) & (sure[:-1] == 0)).tolist():
                 mine = owner_of == i
-                chosen = _lit_or_shaded(np.asarray(colours)[mine], np.asarray(margins)[mine],
+                chosen = _lit_or_shaded(colour_of[mine], np.asarray(margins)[mine],
                                         centres, lambda i=i: findings.light_beside(i))
                 if chosen is not None:
                     votes[i, chosen] = max(votes[i, chosen], votes[i, 1 - chosen] + 0.5)
