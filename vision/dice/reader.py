@@ -106,6 +106,10 @@ from vision.dice.faces import PIP_LAYOUTS, PIP_OFFSET, PIP_RADIUS
 
 Point = tuple[float, float]
 
+#: A pip's radius (pixels) from which its ellipse shows its shape (axis ratio, foreshortening):
+#: the ellipses of smaller pips are too coarse to tell a round pip from a slanted one.
+SHAPE_RADIUS = 2.5
+
 
 # ----------------------------------------------------------------------------- results
 
@@ -702,7 +706,7 @@ class Face:
 
         Unlike pip sizes this does not depend on the pips being alike (a one's pip is often
         larger); the ellipses of pips under three pixels are too coarse, so those count as 0.8."""
-        return self.roundness if self.radius >= 2.5 else 0.8 * min(1.0, self.roundness + 0.2)
+        return self.roundness if self.radius >= SHAPE_RADIUS else 0.8 * min(1.0, self.roundness + 0.2)
 
     @property
     def edge_px(self) -> float:
@@ -900,7 +904,7 @@ def _pairs(field_: PipField, frame: np.ndarray, settings: ReaderSettings) -> lis
             continue
         # Same foreshortening: the two unit-determinant shapes agree (loosely for tiny pips).
         rel = np.linalg.eigvals(np.linalg.solve(unit[i], unit[j])).real
-        tolerance = 2.2 if min(radius[i], radius[j]) >= 2.5 else 4.0
+        tolerance = 2.2 if min(radius[i], radius[j]) >= SHAPE_RADIUS else 4.0
         if rel.max() / max(rel.min(), 1e-6) > tolerance:
             continue
         a, b = pips[i], pips[j]
@@ -1652,7 +1656,8 @@ def _rest_of_its_face(field_: PipField, top: Face, foreign: set[int], settings: 
             and np.linalg.norm(pip.xy - top.centre) <= 0.9 * top.edge_px
             and radius / REST_OF_FACE_SIZE <= pip.radius <= radius * REST_OF_FACE_SIZE
             and abs(pip.face_grey - pip.pip_grey) >= 0.5 * contrast
-            and (min(pip.radius, radius) < 2.5 or abs(pip.axis_ratio - axis) <= REST_OF_FACE_AXIS)}
+            and (min(pip.radius, radius) < SHAPE_RADIUS
+                 or abs(pip.axis_ratio - axis) <= REST_OF_FACE_AXIS)}
     if not rest:
         return set()
     if 4 <= len(rest) + len(own) <= 6:   # (any two pips make a two, three in a row a three)
@@ -1677,7 +1682,7 @@ def _seen_as_squarely(side: Face, top: Face) -> float:
     else from their areas (a side face at a slant shrinks its pips' area as much as their
     minor axis), never more than 1.
     """
-    if side.radius >= 2.5 and top.radius >= 2.5:
+    if side.radius >= SHAPE_RADIUS and top.radius >= SHAPE_RADIUS:
         return side.squareness / max(top.squareness, 1e-6)
     return min(1.0, (side.radius / max(top.radius, 1e-6)) ** 2)
 
@@ -2459,7 +2464,7 @@ class DiceReader:
                 # pips large enough to show their shape tell how squarely a face is seen.
                 away = _UPRIGHT_CAMERA_SIDE
                 groups = _sides_to_the_camera_side(groups, away)
-                groups = [_top_by_direction(group, away, min_radius=2.5) for group in groups]
+                groups = [_top_by_direction(group, away, min_radius=SHAPE_RADIUS) for group in groups]
         tops = [group[0] for group in groups]
         reference = None if references is None else _slant_by_consensus(references, tops)
         dice: list[Die] = []
@@ -2478,8 +2483,8 @@ class DiceReader:
                 return max([self._side_ratio(field_, top, foreign.union(*(f.pips for f in shut)), away)] +
                            [_seen_as_squarely(f, top) for f in group[1:]
                             if not _toward(f.centre - top.centre, away) and all(f is not g for g in shut)
-                            and (f.radius >= 2.5 if references is None
-                                 else f.value > 1 or min(f.radius, top.radius) >= 2.5)])
+                            and (f.radius >= SHAPE_RADIUS if references is None
+                                 else f.value > 1 or min(f.radius, top.radius) >= SHAPE_RADIUS)])
 
             # A face beside the top, seen just like it, whose pips and the top's make one layout is
             # a piece of the same face (a six's two rows, a four's two diagonals, not grouped
@@ -2509,7 +2514,7 @@ class DiceReader:
                 # from the top's edge, so a flat die seen from nearly above shows them only as thin
                 # slivers (axis ratio and share of area about sin(view)); pips beside the top seen
                 # more roundly, or as large as the top's, are on a side face tilted up toward the camera.
-                measurable = top.radius >= 2.5
+                measurable = top.radius >= SHAPE_RADIUS
                 outline = _outline_squareness(top, reference)
                 tolerance = _outline_tolerance(top)
                 tilted = (measurable and self._squareness(top, reference) < settings.cocked_axis_ratio) \
@@ -2674,7 +2679,7 @@ class DiceReader:
                 continue
             if not 0.4 * top.radius <= pip.radius <= 1.6 * top.radius:
                 continue
-            if pip.radius < 2.5:
+            if pip.radius < SHAPE_RADIUS:
                 continue
             if _toward(pip.xy - centre, away):
                 continue  # where this camera shows every die's side faces
