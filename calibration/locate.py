@@ -27,7 +27,11 @@ long sides; and, for a field seen from a seat that fills the frame and merges wi
 frame or the picture's edge so that no contour outlines it, outlines made of the longest
 straight lines in view (:func:`line_outlines`), their fields held to clear long sides and to
 no end on the frame's outer rim (an end showing the points faintly while the table, not the
-frame, lies beyond an end: :func:`beyond_ends`).
+frame, lies beyond an end: :func:`beyond_ends`).  Last of all, a field that failed only because
+one end shows the field's edge faintly (the comb put it a fifth of a point astray, or slanting,
+where checkers cover both end points of a board whose field edge is wood against wood) has that
+end slid onto the clearest edge near it (:func:`_slid_ends`), then held to an end as clear as a
+long side, not on the frame's outer rim, and to every other check.
 
 **Refinement** (:func:`refine_corners`), on the picture straightened by the current corners:
 
@@ -822,6 +826,7 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
         # board's frame, a side tray or the picture's edge: no contour shows it, but its four
         # sides are among the longest straight edges in view (:func:`line_outlines`).
         lines = _both_ways(line_outlines(gray))
+        memo[LINE_STAGE] = True
         # A board whose points show their pitch only faintly (wooden points, the grain across
         # them) is judged once more with outlines of a fainter pattern (:data:`FAINT_SCORE`).
         for faint in (False, True):
@@ -831,7 +836,92 @@ def locate_field(frame: np.ndarray, trace: list[np.ndarray] | None = None) -> Co
                 continue
             if not _line_field_failures(small, check_corners(np.asarray(found) * scale)):
                 return found
+        # Last, the fields that failed only at an end, that end slid onto the field's edge.
+        slid = _slid_ends(small, memo)
+        if slid is not None:
+            if trace is not None:
+                trace.append(slid / scale)
+            return tuple((float(x), float(y)) for x, y in slid / scale)  # type: ignore
         raise error from None
+
+
+#: Keys in a frame's memo: the fields that failed the check only at their ends (with what they
+#: were judged by), and whether the outlines judged now are the line stage's.
+ENDS_ASTRAY = ("ends astray",)
+LINE_STAGE = ("line stage",)
+#: When nothing else finds a field, the first this many fields that failed only at one end
+#: (:func:`_slid_ends`) have that end's corners slid along the field, each in turn, by up to
+#: this share of a point (a thirteenth of the field's width, as :func:`side_evidence` counts) in
+#: steps of this, to where the end shows the clearest edge.  The refined fields of the real
+#: fm-wood photo (walnut points and frame, checkers on both end points) have their right end up
+#: to 0.2 of a point astray at a corner, where it shows 0.07-0.09 (:func:`side_contrast`; the
+#: labelled end 0.26-0.54, falling to 0.1 or less 0.2 of a point either side of it).  Slid, the
+#: end must show :data:`MIN_LONG_SIDE_CONTRAST`: of the fields slid so that passed every other
+#: check on the frames refused before (hard synthetic flat 0-2999: 120, solid 0-1499: 90,
+#: real-aug: 11), those more than 3% off (4.5-10%) show at most 0.397 (solid 973, an end on the
+#: frame's rim, refused by :func:`_end_on_rim` too) and else 0.31 (hard 551, solid 1135); the
+#: real fm-wood fields 0.44-0.45; right synthetic ones 0.15-0.62 (most, below 0.4, stay
+#: refused).
+ENDS_SLID = 8
+END_SLIDE_REACH = 0.3
+END_SLIDE_STEP = 0.1
+
+
+def _slid_ends(small: np.ndarray, memo: dict) -> np.ndarray | None:
+    """A field (in ``small``'s pixels) among those that failed only at an end, that end slid
+    onto the field's edge so that every check holds; None when none does."""
+    # Only fields failing at one end: the other end vouches for them (a field a point or more
+    # astray, one end on a tray's edge and the other on a row of points, fails at both).
+    candidates = [item for item in memo.get(ENDS_ASTRAY, {}).values() if len(item[4]) == 1]
+    for corners, rough, by_points, faint, (name,), from_lines in candidates[:ENDS_SLID]:
+        try:
+            slid = np.asarray(check_corners(_slide_end(small, corners, name)), np.float64)
+        except GeometryError:
+            continue
+        # Slid, the end no longer stands where the points' comb put it: it must show the
+        # field's edge as clearly as a long side does, and not be the frame's outer rim.
+        contrast = side_contrast(small, slid)
+        if contrast[name] < MIN_LONG_SIDE_CONTRAST or _end_on_rim(small, slid, contrast):
+            continue
+        if _field_failures(small, slid, rough, by_points, None, faint):
+            continue
+        if from_lines and _line_field_failures(small, slid):
+            continue
+        return slid
+    return None
+
+
+def _slide_end(small: np.ndarray, corners: np.ndarray, name: str) -> np.ndarray:
+    """``corners`` with the end ``name`` (left, right) slid, each of its corners in turn, to
+    where it shows the clearest edge (:func:`side_contrast`) within :data:`END_SLIDE_REACH` of a
+    point."""
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_frame = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    ends = (1, 2) if name == "right" else (0, 3)
+    outward = 1.0 if name == "right" else -1.0
+    shifts = np.zeros(4)
+
+    def placed(moved: np.ndarray) -> np.ndarray:
+        quad = unit.astype(np.float64).copy()
+        quad[:, 0] += moved / 13  # a point, about (twelve and a bar)
+        return cv2.perspectiveTransform(np.float32(quad)[None], to_frame)[0].astype(np.float64)
+
+    def clearness(moved: np.ndarray) -> float:
+        try:
+            return side_contrast(small, check_corners(placed(moved)))[name]
+        except GeometryError:
+            return -1.0
+
+    steps = int(round(END_SLIDE_REACH / END_SLIDE_STEP))
+    for corner in ends:
+        trials = []
+        for step in range(-steps, steps + 1):
+            moved = shifts.copy()
+            moved[corner] = outward * step * END_SLIDE_STEP
+            # The clearest, and of equally clear places the nearest.
+            trials.append((clearness(moved), -abs(step), moved))
+        shifts = max(trials, key=lambda trial: trial[:2])[2]
+    return placed(shifts)
 
 
 def _line_field_failures(small: np.ndarray, corners: Corners) -> list[str]:
@@ -854,10 +944,18 @@ def _line_field_failures(small: np.ndarray, corners: Corners) -> list[str]:
                                  SCORE_WIDTH)
     if points_rhythm(warp(small, corners, geometry), geometry)[0] < CLEAR_RHYTHM:
         return ["rhythm"]
-    if min(contrast["left"], contrast["right"]) < LINE_FAINT_END and \
-            max(beyond_ends(small, corners).values()) > LINE_END_UNLIKE_FRAME:
+    if _end_on_rim(small, corners, contrast):
         return ["rim end"]
     return []
+
+
+def _end_on_rim(small: np.ndarray, corners: Corners, contrast: dict[str, float]) -> bool:
+    """Whether the field on ``corners`` has an end showing the points faintly
+    (:data:`LINE_FAINT_END`, ``contrast`` its :func:`side_contrast`) while beyond an end lies
+    something unlike the board's frame (:func:`beyond_ends`, :data:`LINE_END_UNLIKE_FRAME`): an
+    end on the frame's outer rim, the table beyond it."""
+    return min(contrast["left"], contrast["right"]) < LINE_FAINT_END and \
+        max(beyond_ends(small, corners).values()) > LINE_END_UNLIKE_FRAME
 
 
 def _both_ways(quads: list[np.ndarray]) -> list[Corners]:
@@ -1110,6 +1208,12 @@ def _field_failures(small: np.ndarray, corners: np.ndarray, rough_score: float,
               "bottom": MIN_LONG_SIDE_CONTRAST, "left": short_floor}
     failed = [name for name, floor in floors.items() if contrast[name] < floor]
     if failed:
+        if memo is not None and set(failed) <= {"left", "right"}:
+            # Kept for the last look (:func:`_slid_ends`): its score and long sides hold.
+            memo.setdefault(ENDS_ASTRAY, {}).setdefault(
+                np.asarray(checked, np.float64).tobytes(),
+                (np.asarray(checked, np.float64), rough_score, by_points, faint, failed,
+                 memo.get(LINE_STAGE, False)))
         return failed
     # Six equal points from each short side to the bar, whatever vouched for the field: half
     # a field (a column of checkers taken for the bar) has three to each half-row.
