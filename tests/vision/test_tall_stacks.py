@@ -15,6 +15,9 @@ steps at 0.28) and 2262 (red 13 read 15, 11.97 steps at 0.34) are now recounted 
 rhythm that lands within :data:`~vision.checkers.PERIOD_TIGHT` of a whole number of steps and
 places every checker on a rim; so is seed 5806's white 12 under glare (read 11: its span lies
 0.105 steps off 12 of its rhythm's, beyond the 0.1 that PERIOD_TIGHT was).
+
+A tall chain that stops where glare clipped to white hides the rest of its pile is fitted
+again as a whole through the glare (:func:`vision.checkers._tall_into_glare`): seed 5398.
 """
 from __future__ import annotations
 
@@ -55,4 +58,22 @@ def test_hard_frames_with_a_blurred_tall_stack_read_right(seed: int, tallest: in
 def test_hard_frames_recounted_from_a_faint_tight_rhythm_read_right(seed: int, tallest: int):
     """Development seeds 2180 (fm-tan, red 8 read 7), 2262 (blue-white, red 13 read 15) and
     5806 (white 12 under glare read 11)."""
+    assert_hard_frame_counts_read(seed, tallest)
+
+
+def test_hard_frame_with_a_tall_pile_running_into_glare_read_right():
+    """Development seed 5398 (blue-white): a white 14 whose far half lies in glare clipped to
+    white was read 8 (the chain stopped at the glare) with a phantom white 7 on the facing
+    point (the pile's far end seen from the other edge); fitted again through the glare
+    (:func:`vision.checkers._tall_into_glare`) it is read 14 and the facing point empty."""
+    assert_hard_frame_counts_read(5398, 14)
+
+
+@pytest.mark.parametrize("seed, tallest", [(3823, 13), (6384, 15)])
+def test_hard_frames_with_a_pile_end_lost_in_glare_read_right(seed: int, tallest: int):
+    """Development seeds 3823 (a white 13 read 9) and 6384 (a white 15 read 11, with a
+    phantom white 3 on the facing point): the chain stopped where glare clipped the pile to
+    white; carried on at its own step to the furthest place showing a pile's top over the ring
+    directions that could show one (:func:`vision.checkers._glare_pile_ends`), each is read
+    right, and the facing point empty."""
     assert_hard_frame_counts_read(seed, tallest)
