@@ -1314,12 +1314,6 @@ BAR_PAIRS_JUDGED = 6
 #: Straight edges tried for a short side that fails the side check (see :func:`_locate_among`).
 REPAIRS_PER_SIDE = 3
 BAR_COLOUR_STEP = 10.0
-#: Depth (share of the field's height) of the band just inside a long side whose detail tells
-#: the field's edge from the frame's edges beyond it (rim, bevels: ten or more pixels off), and
-#: of the band right inside it that tells it from the far side of the frame's shadow or lip a
-#: few pixels beyond it, once the side is that close (see :func:`_edge_sides`).
-TEXTURE_DEPTH = 0.08
-EDGE_TEXTURE_DEPTH = 0.025
 
 
 def _side_lines(strip_profiles: np.ndarray, offsets: np.ndarray, max_slant: float
@@ -1475,21 +1469,15 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
         if not candidates:
             continue
         strongest = max(c[0] for c in candidates)
-        share = INNER_EDGE_SHARE if choose == "nearest" else FIELD_EDGE_SHARE
+        share = FIELD_EDGE_SHARE if choose == "texture" else INNER_EDGE_SHARE
         clear = [c for c in candidates if c[0] >= share * strongest]
-        if choose in ("texture", "edge texture"):
+        if choose == "texture":
             # The board's frame has several long edges (outer rim, bevels, the field's
             # edge); the field's edge is the one with the points' pattern just inside and
-            # plain frame just outside, and it runs the side's whole length: a line
-            # slanting from one edge to a parallel one a few pixels off (the frame's lip,
-            # its shadow) is supported at its ends only, so its vote counts too.  Close to the
-            # field's edge (``choose`` "edge texture") the detail is looked for right inside:
-            # of the field's edge and the far side of the frame's shadow or lip a few pixels
-            # beyond it, the outer one has a plain band just inside.
-            depth, start_in = (EDGE_TEXTURE_DEPTH, 1) if choose == "edge texture" else \
-                (TEXTURE_DEPTH, 2)
-            steps = [_texture_step(rect, name, at, c, w, h, mx, my, depth, start_in)
-                     for c in clear]
+            # plain frame just outside, and it runs the side's whole length: a line slanting
+            # from the field's edge at one end to a parallel edge of the frame at the other
+            # (its lip, its shadow) is supported at its ends only, so its vote counts too.
+            steps = [_texture_step(rect, name, at, c, w, h, mx, my) for c in clear]
             best = clear[int(np.argmax([max(step, 0.0) * c[0]
                                         for step, c in zip(steps, clear)]))] \
                 if max(steps) > 0 else clear[int(np.argmax(steps))]
@@ -1506,18 +1494,16 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
 
 
 def _texture_step(rect: np.ndarray, name: str, at: int, line: tuple[float, float, float],
-                  w: int, h: int, mx: int, my: int, depth: float = TEXTURE_DEPTH, start_in: int = 2
-                  ) -> float:
+                  w: int, h: int, mx: int, my: int) -> float:
     """How much more the picture varies along a long side just inside a candidate edge than
-    just outside it: the points (alternating triangles) start right at the field's edge.
-    Inside is the band from ``start_in`` pixels to ``depth`` of the field's height in."""
+    just outside it: the points (alternating triangles) start right at the field's edge."""
     horizontal = name in ("top", "bottom")
     _, start, end = line
     length = w if horizontal else h
     along = np.arange(length, dtype=np.float32)
     offset = start + (end - start) * (along + 0.5) / length
     inward = 1.0 if name in ("top", "left") else -1.0
-    depth_in = max(start_in + 1, int(depth * h))
+    depth_in = max(3, int(0.08 * h))
     depth_out = max(2, int(0.03 * h))
 
     def band(depths: np.ndarray) -> float:
@@ -1531,7 +1517,7 @@ def _texture_step(rect: np.ndarray, name: str, at: int, line: tuple[float, float
         smooth = cv2.blur(profile[None], (box, 1), borderType=cv2.BORDER_REFLECT)[0]
         return float(np.sqrt(((profile - smooth) ** 2).mean()))
 
-    inside = band(np.arange(start_in, depth_in, dtype=np.float32))
+    inside = band(np.arange(2, depth_in, dtype=np.float32))
     outside = band(-np.arange(2, depth_out + 2, dtype=np.float32))
     return inside - outside
 
@@ -1611,7 +1597,7 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
     corners = np.asarray(rough, np.float64)
     steps = (("edges", ("top", "bottom"), 0.08, 0.0, "texture", 0.03),
              ("points", ("left", "right"), 0.02, 0.16, "", 0.0),
-             ("edges", ("top", "bottom"), 0.03, 0.0, "edge texture", 0.02),
+             ("edges", ("top", "bottom"), 0.03, 0.0, "texture", 0.02),
              ("points", ("left", "right"), 0.02, 0.06, "", 0.0),
              ("edges", ("top", "right", "bottom", "left"), 0.015, 0.015, "nearest", 0.01))
     for kind, names, reach_y, reach_x, choose, slant in steps:
