@@ -1573,13 +1573,22 @@ def _edge_sides(rect: np.ndarray, w: int, h: int, mx: int, my: int, names: tuple
         if not candidates:
             continue
         strongest = max(c[0] for c in candidates)
-        share = FIELD_EDGE_SHARE if choose == "texture" else INNER_EDGE_SHARE
+        share = INNER_EDGE_SHARE if choose == "nearest" else FIELD_EDGE_SHARE
         clear = [c for c in candidates if c[0] >= share * strongest]
-        if choose == "texture":
+        if choose in ("texture", "texture along"):
             # The board's frame has several long edges (outer rim, bevels, the field's
             # edge); the field's edge is the one with the points' pattern just inside and
             # plain frame just outside.
-            best = max(clear, key=lambda c: _texture_step(rect, name, at, c, w, h, mx, my))
+            steps = [_texture_step(rect, name, at, c, w, h, mx, my) for c in clear]
+            if choose == "texture along":
+                # Once the side is close, it runs the whole length of the field's edge: a
+                # line slanting from the field's edge at one end to a parallel edge of the
+                # frame a few pixels off at the other (its lip, its shadow) is supported at
+                # its ends only and may show the points as clearly, so its vote counts too.
+                scores = [max(step, 0.0) * c[0] for step, c in zip(steps, clear)]
+                best = clear[int(np.argmax(scores if max(steps) > 0 else steps))]
+            else:
+                best = clear[int(np.argmax(steps))]
         else:
             # Polishing: the clear edge nearest to where the side already is.
             best = min(clear, key=lambda c: abs(c[1]) + abs(c[2]))
@@ -1696,7 +1705,7 @@ def refine_corners(frame: np.ndarray, rough: np.ndarray,
     corners = np.asarray(rough, np.float64)
     steps = (("edges", ("top", "bottom"), 0.08, 0.0, "texture", 0.03),
              ("points", ("left", "right"), 0.02, 0.16, "", 0.0),
-             ("edges", ("top", "bottom"), 0.03, 0.0, "texture", 0.02),
+             ("edges", ("top", "bottom"), 0.03, 0.0, "texture along", 0.02),
              ("points", ("left", "right"), 0.02, 0.06, "", 0.0),
              ("edges", ("top", "right", "bottom", "left"), 0.015, 0.015, "nearest", 0.01))
     for kind, names, reach_y, reach_x, choose, slant in steps:

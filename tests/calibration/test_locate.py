@@ -424,3 +424,37 @@ def test_an_end_slid_onto_another_edge_is_refused():
     clearly as a long side, and not lie on the frame's outer rim."""
     _refused_or_put_right((551, 1851))
     _refused_or_put_right((29, 973, 1115, 1135, 1416, 1439), solid=True)
+
+
+def test_long_sides_stay_on_the_fields_edge_with_the_frames_shadow_beyond():
+    """Beyond a long side the frame often shows two parallel edges a few pixels apart: the
+    field's own and the far side of a dark band (the frame's shadow or lip).  Started from a
+    rough outline slanting across both (as on the real photos), the long sides end on the
+    field's edge: the edge with the points' detail right inside it and support all along it,
+    not the band's far side nor a line slanting from one to the other."""
+    import cv2
+
+    from calibration.locate import refine_corners
+    from vision.augment import field_width, motion_blur
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for seed in (400, 402, 404):
+        scene = render_board(None, RenderOptions(seed=seed, hard=True, hands=False))
+        image = scene.image.copy()
+        to_frame = cv2.getPerspectiveTransform(unit, np.float32(scene.corners))
+        # A dark band of 2% of the field's height beyond each long side, plain frame beyond.
+        for (y0, y1), colour in (((1.0, 1.02), (20, 20, 25)), ((1.02, 1.05), (60, 70, 90)),
+                                 ((-0.02, 0.0), (20, 20, 25)), ((-0.05, -0.02), (60, 70, 90))):
+            band = np.float32([[-0.03, y0], [1.03, y0], [1.03, y1], [-0.03, y1]])
+            outline = cv2.perspectiveTransform(band[None], to_frame)[0]
+            cv2.fillPoly(image, [np.int32(np.round(outline * 16))], colour, cv2.LINE_AA, 4)
+        image, _ = motion_blur(image, scene.corners, 0.01 * field_width(scene.corners), 30)
+        for near, far in ((0.0, 0.03), (0.02, -0.01)):
+            rough = unit.copy()
+            rough[[3, 1], 1] += near * np.array([1, -1])
+            rough[[2, 0], 1] += far * np.array([1, -1])
+            start = cv2.perspectiveTransform(rough[None], to_frame)[0].astype(np.float64)
+            found = np.float32(refine_corners(image, start))
+            back = cv2.perspectiveTransform(found[None], np.linalg.inv(to_frame))[0]
+            off = max(np.abs(back[:2, 1]).max(), np.abs(back[2:, 1] - 1).max())
+            assert off < 0.01, (seed, near, far, back.round(3).tolist())
