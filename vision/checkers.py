@@ -239,20 +239,18 @@ RIM_NOT_RAMP = 0.0
 #: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
 #: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
 LONE_OWN_LINE = 5.0
-#: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of (or
-#: near, below :data:`OFF_PAINT`) its point's paint whose rim is fainter still: short of
-#: :data:`LONE_MOST_RIM` all round (down to :data:`OWN_LINE_RIM`) or stepping on less than most
-#: of its far arc (median :func:`_far_steps` under :data:`LONE_RIM_STEP`), when the line and
-#: the line beyond its siblings' both reach :data:`OWN_LINE_FAINT`.  The tournament set's red
-#: checkers on red points show their groove so (synthetic 2620 bottom[10], 2656 bottom[10],
-#: 3161 bottom[4], 6348 bottom[2]: 0.69 to 0.84 of a rim all round, median steps 1.8 to 2.4,
-#: the smaller of the two lines 7.0 to 9.8).  Synthetic 0-6999 (corners given), every
-#: candidate near the edge of a point read empty, with 0.55 of a rim or more and a colour
-#: below :data:`OFF_PAINT` from its paint: of the 87546 on bare bases, those of their point's
-#: paint (below :data:`SAME_PAINT`) show the smaller of the two lines at 4.65 at most (2624
-#: bottom[6], walnut; 5945 top[1], 4.60), the 2977 near it at 2.15 at most.  A line but no
-#: step must still show in the colour as :func:`_paint_lone` asks of every lone reading of
-#: its point's paint.
+#: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of its
+#: point's paint whose rim is fainter still: short of :data:`LONE_MOST_RIM` all round (down to
+#: :data:`OWN_LINE_RIM`) or stepping on less than most of its far arc (median
+#: :func:`_far_steps` under :data:`LONE_RIM_STEP`), when the line and the line beyond its
+#: siblings' both reach :data:`OWN_LINE_FAINT`.  The tournament set's red checkers on red
+#: points show their groove so (synthetic 2620 bottom[10], 3161 bottom[4], 6348 bottom[2]:
+#: 0.69 to 0.75 of a rim all round, median steps 1.8 to 2.4, the smaller of the two lines 8.1
+#: to 9.8).  Synthetic 0-6999 (corners given), every candidate near the edge of a point read
+#: empty, with 0.55 of a rim or more and a colour below :data:`OFF_PAINT` from its paint: of
+#: the 87546 on bare bases, those of their point's paint show the smaller of the two lines at
+#: 4.65 at most (2624 bottom[6], walnut; 5945 top[1], 4.60).  A line but no step must still
+#: show in the colour as :func:`_paint_lone` asks of every lone reading of its point's paint.
 OWN_LINE_RIM = 0.6
 OWN_LINE_FAINT = 6.5
 #: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
@@ -3296,10 +3294,10 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     shows a line at least :data:`LONE_OWN_LINE` beyond both its levels that the bare points of
     the same paint (``siblings``, sampled beside their axes as the candidate lies beside
     ``point``'s) do not show.  Like every lone reading of its point's paint, it must also step
-    in colour (:func:`_paint_lone`).  One with its point's paint or one near it and a rim
-    fainter still (less of it all round, down to :data:`OWN_LINE_RIM`, or a step on less than
-    most of its far arc) is taken on that line alone, when it and the line beyond the
-    siblings' both reach :data:`OWN_LINE_FAINT`.
+    in colour (:func:`_paint_lone`).  One with its point's paint and a rim fainter still (less
+    of it all round, down to :data:`OWN_LINE_RIM`, or a step on less than most of its far arc)
+    is taken on that line alone, when it and the line beyond the siblings' both reach
+    :data:`OWN_LINE_FAINT`.
     """
     if not siblings:
         return None
@@ -3320,7 +3318,8 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
         step = float(np.median(steps))
         if step < LONE_RIM_STEP or float(cand.full[j]) < LONE_MOST_RIM:
             # Fainter still: only a clear line its bare siblings lack (see OWN_LINE_RIM).
-            if _far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT:
+            if (gap >= SAME_PAINT
+                    or _far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT):
                 continue
             offset = x - (centres[point] if point is not None else x)
             sibling_xs = [centres[key] + offset for key in siblings]
