@@ -251,6 +251,22 @@ RIM_NOT_RAMP = 0.0
 #: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
 #: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
 LONE_OWN_LINE = 5.0
+#: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of its
+#: point's paint whose rim is fainter still: short of :data:`LONE_MOST_RIM` all round (down to
+#: :data:`OWN_LINE_RIM`) or stepping on less than most of its far arc (median
+#: :func:`_far_steps` under :data:`LONE_RIM_STEP`), when the line and the line beyond its
+#: siblings' both reach :data:`OWN_LINE_FAINT`.  The tournament set's red checkers on red
+#: points show their groove so (synthetic 2620 bottom[10], 3161 bottom[4], 6348 bottom[2]:
+#: 0.69 to 0.75 of a rim all round, median steps 1.8 to 2.4, the smaller of the two lines 8.1
+#: to 9.8).  Synthetic 0-6999 (corners given), every candidate near the edge of a point read
+#: empty, with 0.55 of a rim or more and a colour below :data:`OFF_PAINT` from its paint: of
+#: the 87546 on bare bases, those of their point's paint show the smaller of the two lines at
+#: 4.65 at most (2624 bottom[6], walnut; 5945 top[1], 4.60).  A line but no step must still
+#: show in the colour as :func:`_paint_lone` asks of every lone reading of its point's paint.
+#: (Most bare bases ring 0.6 or more: from 0.65 a third fewer of them are sampled, the
+#: checkers so taken showing 0.69 or more.)
+OWN_LINE_RIM = 0.65
+OWN_LINE_FAINT = 6.5
 #: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
 #: radii or more) with the point's own paint in its middle (:func:`_paint_gap` below
 #: :data:`SAME_PAINT`) may be that paint itself: beyond a lone checker of its point's paint the
@@ -3047,18 +3063,22 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
     """
     # (Most points have nothing to settle: plain Python until one has; this runs on every read.)
     touch = FACING_TOUCH * radius
-    most, reach = _f32(LONE_MOST_RIM), _f32(FIRST_MAX * radius)
-    edge = _f32(LONE_EDGE_REACH * radius)
+    most, least = _f32(LONE_MOST_RIM), _f32(OWN_LINE_RIM)
+    reach, edge = _f32(FIRST_MAX * radius), _f32(LONE_EDGE_REACH * radius)
     empty = [key for key, (chain, _) in chains.items() if not chain]
     clear = []  # lone readings clear of the facing stack: (point, candidate, siblings)
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if len(chain) > 1:
             continue
-        if not chain and not any(
-                y <= reach and (f >= most or (f < threshold and y <= edge and n >= threshold))
-                for f, y, n in zip(cand.full.tolist(), cand.ys.tolist(), cand.no_near.tolist())):
-            continue  # no candidate near the edge with most of a rim
+        # A point read empty needs a candidate near the edge with most of a rim (or, for a
+        # checker of its paint's groove alone, OWN_LINE_RIM of one).
+        usual = bool(chain) or any(
+            y <= reach and (f >= most or (f < threshold and y <= edge and n >= threshold))
+            for f, y, n in zip(cand.full.tolist(), cand.ys.tolist(), cand.no_near.tolist()))
+        if not usual and not any(y <= reach and f >= least
+                                 for f, y in zip(cand.full.tolist(), cand.ys.tolist())):
+            continue
         other = "bottom" if row == "top" else "top"
         facing_chain = chains[other, column][0]
         # Where the facing stack's nearest checker is, as a distance from this point's edge.
@@ -3071,7 +3091,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
                 clear.append(((row, column), chain[0], siblings))
             continue
         verdict = _lone_verdict(scorer, cand, chain, row == "top", facing, siblings, centres,
-                                radius, threshold, limit, first_min)
+                                radius, threshold, limit, first_min) if usual else None
         if verdict is None and not chain:
             verdict = _paint_rim_lone(scorer, cand, row == "top", facing, siblings, centres,
                                       radius, limit, first_min, (row, column))
@@ -3405,23 +3425,35 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     shows a line at least :data:`LONE_OWN_LINE` beyond both its levels that the bare points of
     the same paint (``siblings``, sampled beside their axes as the candidate lies beside
     ``point``'s) do not show.  Like every lone reading of its point's paint, it must also step
-    in colour (:func:`_paint_lone`).
+    in colour (:func:`_paint_lone`).  One with its point's paint and a rim fainter still (less
+    of it all round, down to :data:`OWN_LINE_RIM`, or a step on less than most of its far arc)
+    is taken on that line alone, when it and the line beyond the siblings' both reach
+    :data:`OWN_LINE_FAINT`.
     """
     if not siblings:
         return None
     near = ((cand.ys >= first_min * radius) & (cand.ys <= FIRST_MAX * radius)
             & (cand.ys <= limit) & (cand.ys < facing - FACING_TOUCH * radius)
-            & (cand.full >= LONE_MOST_RIM))
+            & (cand.full >= OWN_LINE_RIM))
     # A rim is a change of lightness (a bevel's shading, a groove's shadow); the chroma of a
     # dark paint is mostly the camera's noise, and changes in blotches of a rim's size.
     lightness = scorer.lab[:, :, 0]
     for j in np.nonzero(near)[0][np.argsort(-cand.full[near], kind="stable")].tolist():
+        x, y = float(cand.px[j]), float(cand.py[j])
+        if float(cand.full[j]) < LONE_MOST_RIM:
+            # (Most bare bases ring this much: the one cue left, the clear line, first.)
+            if _faint_own_line(scorer, cand, j, edge_up, siblings, centres, radius, point):
+                return [j]
+            continue
         gap = _paint_gap(scorer, cand, j, siblings, centres)
         if gap >= OFF_PAINT:
             continue
-        x, y = float(cand.px[j]), float(cand.py[j])
         steps = _far_steps(lightness, x, y, radius, edge_up)
-        if steps is None or float(np.median(steps)) < LONE_RIM_STEP:
+        if steps is None:
+            continue
+        if float(np.median(steps)) < LONE_RIM_STEP:
+            if _faint_own_line(scorer, cand, j, edge_up, siblings, centres, radius, point):
+                return [j]
             continue
         line = _far_rim_line(lightness, x, y, radius, edge_up)
         if float(steps.min()) >= LONE_RIM_STEP:  # a rim all along the arc (RIM_NOT_RAMP)
@@ -3442,6 +3474,30 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
         if rim and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
             return [j]
     return None
+
+
+def _faint_own_line(scorer: RingScorer, cand: _Candidates, j: int, edge_up: bool,
+                    siblings: list[tuple[str, int]], centres: dict, radius: float,
+                    point: tuple[str, int] | None) -> bool:
+    """Whether candidate ``j``, a lone reading whose rim is too faint for
+    :func:`_paint_rim_lone`'s other tests, is a checker of its point's paint by its groove alone
+    (see :data:`OWN_LINE_RIM`): a far-arc line (:func:`_far_rim_line`) of at least
+    :data:`OWN_LINE_FAINT`, a middle of the point's paint (:func:`_paint_gap` below
+    :data:`SAME_PAINT`), the line beyond its bare ``siblings``' (:func:`_sibling_rim_line`, as
+    :func:`_paint_rim_lone` samples them) as clear, and, where its lightness steps by
+    :data:`LONE_RIM_STEP` or more, a step in colour of :data:`LONE_COLOUR_STEP` of that."""
+    lightness = scorer.lab[:, :, 0]
+    x, y = float(cand.px[j]), float(cand.py[j])
+    if (_far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT
+            or _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT):
+        return False
+    offset = x - (centres[point] if point is not None else x)
+    if _sibling_rim_line(lightness, x, y, radius, edge_up,
+                         [centres[key] + offset for key in siblings]) < OWN_LINE_FAINT:
+        return False
+    step = _far_step(lightness, x, y, radius, edge_up)
+    return step < LONE_RIM_STEP or (_far_step(scorer.lab, x, y, radius, edge_up)
+                                    >= LONE_COLOUR_STEP * step)
 
 
 def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius: float,

@@ -22,8 +22,9 @@ from checker_frames import (
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, RIM_NOT_RAMP, _Candidates,
-    _far_circle_step, _far_rim_line, _far_step, _far_steps, _paint_rim_lone, _sibling_rim_line,
+    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, OWN_LINE_FAINT, OWN_LINE_RIM,
+    RIM_NOT_RAMP, _Candidates, _far_circle_step, _far_rim_line, _far_step, _far_steps,
+    _paint_rim_lone, _sibling_rim_line,
 )
 from vision.rings import RingScorer
 
@@ -146,10 +147,13 @@ def test_a_candidate_beside_a_checkers_centre_still_sees_its_rim_in_every_direct
 CREAM, RED = (170, 205, 215), (45, 45, 175)
 
 
-def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15) -> np.ndarray:
+def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15,
+                 soft: bool = False) -> np.ndarray:
     """Cream with red bottom points 0..5 (BGR); optionally (``lone``) a red checker on point 2's
     base, ``beside`` radii right of the candidate's place, as a tournament set's: its face
-    shaded darker toward its rim (a dome) and a soft dark groove at its edge; or (``band``) a
+    shaded darker toward its rim (a dome) and a soft dark groove at its edge (``soft``: a
+    flatter face, its groove deeper but wider, the whole a little blurred: its rim steps on
+    less than most of the far arc); or (``band``) a
     dark line printed across every base (parallel to the edge) a checker's radius beyond the
     candidate's place."""
     field = painted_points(CREAM, RED)
@@ -157,13 +161,14 @@ def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15) -
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     if lone:
         d = np.hypot(xs - (CENTRE[0] + beside * RADIUS), ys - CENTRE[1]) / RADIUS
-        groove = 1 - 0.12 * np.exp(-((d - 0.93) / 0.1) ** 2 / 2)
-        dome = np.where(d < 1.0, 1 + 0.25 * (0.5 - np.minimum(d, 0.93)), 1.0)
-        field *= (dome * groove)[:, :, None]
+        depth, width, dome = (0.3, 0.2, 0.1) if soft else (0.12, 0.1, 0.25)
+        groove = 1 - depth * np.exp(-((d - 0.93) / width) ** 2 / 2)
+        shade = np.where(d < 1.0, 1 + dome * (0.5 - np.minimum(d, 0.93)), 1.0)
+        field *= (shade * groove)[:, :, None]
     if band:
         beyond = (CENTRE[1] - ys) / RADIUS
         field *= (1 - 0.2 * np.exp(-((beyond - 0.95) / 0.1) ** 2 / 2))[:, :, None]
-    return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 1.5)
+    return cv2.GaussianBlur(np.clip(field, 0, 255).astype(np.uint8), (0, 0), 2.0 if soft else 1.5)
 
 
 @pytest.mark.parametrize("kind, taken", [("checker", True), ("band", False), ("empty", False)])
@@ -190,6 +195,36 @@ def test_a_domed_checker_of_its_paint_is_taken_by_a_groove_its_bare_siblings_lac
     scorer = RingScorer(field, RADIUS)
     centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
     verdict = _paint_rim_lone(scorer, _candidate(scorer, 0.8), False, float("inf"),
+                              [("bottom", 0), ("bottom", 4)], centres, RADIUS,
+                              GEOMETRY.height, 0.4, ("bottom", 2))
+    assert verdict == ([0] if taken else None)
+
+
+
+@pytest.mark.parametrize("kind, soft, full, taken", [
+    ("checker", True, 0.8, True),                      # steps on less than most of its arc
+    ("checker", False, (OWN_LINE_RIM + LONE_MOST_RIM) / 2, True),  # short of most of a rim
+    ("checker", False, OWN_LINE_RIM - 0.05, False),
+    ("band", True, 0.8, False),
+    ("empty", True, 0.8, False),
+])
+def test_a_fainter_checker_of_its_paint_is_taken_by_its_groove_alone(kind, soft, full, taken):
+    """The tournament set's red checkers on red points (synthetic 2620 bottom[10], 3161
+    bottom[4], 6348 bottom[2]) show their groove as a clear line on the far arc that the bare
+    bases beside them lack, but too faint a rim for the other tests: less than
+    :data:`vision.checkers.LONE_MOST_RIM` of it all round, or a step on less than most of the
+    far arc.  The line, and the line beyond the siblings', are then the cue (see
+    :data:`vision.checkers.OWN_LINE_RIM`); a line printed across every base is not."""
+    field = _domed_field(lone=kind == "checker", band=kind == "band", soft=soft)
+    lightness = _lightness(field)
+    x, y = CENTRE
+    if kind == "checker":
+        assert (np.median(_far_steps(lightness, x, y, RADIUS, False)) < LONE_RIM_STEP) == soft
+        assert _sibling_rim_line(lightness, x, y, RADIUS, False,
+                                 [GEOMETRY.column_x(c) for c in (0, 4)]) >= OWN_LINE_FAINT
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    verdict = _paint_rim_lone(scorer, _candidate(scorer, full), False, float("inf"),
                               [("bottom", 0), ("bottom", 4)], centres, RADIUS,
                               GEOMETRY.height, 0.4, ("bottom", 2))
     assert verdict == ([0] if taken else None)
