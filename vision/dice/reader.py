@@ -1278,8 +1278,15 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
         if np.any(np.abs(there - back) > 0.8 + 0.1 * (there + back)):
             return None
     found = np.sort(edges[closed])
-    if found[-2] > 2.0 * found[0]:  # a square's outline, give or take one ray into a side face
-        return None
+    # A square's outline, give or take one ray into a side face and one ray stopped short by a
+    # speck on the face (noise, a glint): a short ray alone, its neighbours not short.  A mark off
+    # the middle of a patch (a hole in a cube's "4", a mark by a checker's rim) has its short rays
+    # side by side.
+    if found[-2] > 2.0 * found[0]:
+        shortest = int(np.nanargmin(np.where(closed, edges, np.inf)))
+        neighbours = edges[[shortest - 1, (shortest + 1) % len(edges)]]
+        if found[-2] > 2.0 * found[1] or np.any(neighbours < 0.5 * found[-2]):
+            return None
     # Rays to a square's outline are 1 to 1.41 half-edges long: 1.08 on average, 1.02 at the
     # lower quartile of evenly spread rays.
     typical = float(np.median(found) / 1.08)
