@@ -425,10 +425,12 @@ PERIOD_TIGHT = 0.15
 #: the edge, is carried down to that base (:func:`_with_edge_base`).  Solid seeds 0-499
 #: (corners given): the nine piles it mends (3, 135 twice, 161, 340, 342, 484, 491 now exact,
 #: 487's white 11 read 7 now 8) began 1.66-1.99 radii out, their bases at 0.66-1.17 radii
-#: showing 0.87-0.96 of their rims but the far arc, the weakest checker placed 0.65-0.78; of
-#: the piles read right with such a base nearer the edge, the furthest out began at 1.35 radii
-#: (187), and two that began further out (255 at 1.9, 450 at 1.77) are kept by the rims of the
-#: checkers placed (0.57 and 0.43, under MEMBER_FLOOR).  Flat seeds 0-6999: it mends 3672's
+#: showing 0.87-0.96 of their rims but the far arc, the weakest checker placed 0.65-0.78 (it
+#: also carries down five piles that were read right without it: 64, 175, 215, 219, 243,
+#: the nearest the edge 1.51 radii out); of the piles read right with such a base nearer the
+#: edge that it leaves, the furthest out began at 1.35 radii (187), and two that began further
+#: out (255 at 1.9, 450 at 1.77) are kept by the rims of the checkers it would place (0.57 and
+#: 0.43, under MEMBER_FLOOR).  Flat seeds 0-6999: it mends 3672's
 #: black 15 (read 14; began 1.71 radii out) and 6971's white 8 (read 7; 1.99), and changes
 #: nothing else.
 EDGE_BASE_LEAST = BLURRED_LEAST
