@@ -436,6 +436,21 @@ SOFT_PILE_TOP_LEAST = 3
 #: point): on layered seeds 0-99 such rhythms lie 0.04-0.16 off; all read as at 0.1 but seed
 #: 18's bottom[7], a 6 read 7 at 0.1 and 5 at 0.15.
 PERIOD_TIGHT = 0.15
+#: A tall pile's fit (:data:`EDGE_BASE_LEAST` checkers or more) whose first checker lies
+#: :data:`EDGE_BASE_OFF` radii from the edge or more, with a clear base of its paint nearer
+#: the edge, is carried down to that base (:func:`_with_edge_base`).  Solid seeds 0-499
+#: (corners given): the nine piles it mends (3, 135 twice, 161, 340, 342, 484, 491 now exact,
+#: 487's white 11 read 7 now 8) began 1.66-1.99 radii out, their bases at 0.66-1.17 radii
+#: showing 0.87-0.96 of their rims but the far arc, the weakest checker placed 0.65-0.78 (it
+#: also carries down five piles that were read right without it: 64, 175, 215, 219, 243,
+#: the nearest the edge 1.51 radii out); of the piles read right with such a base nearer the
+#: edge that it leaves, the furthest out began at 1.35 radii (187), and two that began further
+#: out (255 at 1.9, 450 at 1.77) are kept by the rims of the checkers it would place (0.57 and
+#: 0.43, under MEMBER_FLOOR).  Flat seeds 0-6999: it mends 3672's
+#: black 15 (read 14; began 1.71 radii out) and 6971's white 8 (read 7; 1.99), and changes
+#: nothing else.
+EDGE_BASE_LEAST = BLURRED_LEAST
+EDGE_BASE_OFF = 1.5
 #: A referee must not take a pile the reader could not count for an empty point or a short
 #: stack.  The ring map proposes a candidate near each checker of a pile however faint its
 #: rims (each shows its rim but for the far arc the next one hides): a walk of at least
@@ -1454,6 +1469,12 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         recount = _recount(scorer, cand, chains[row, column][0], row == "top", radius)
         if recount is not None:
             chains[row, column] = (recount, chains[row, column][1])
+        # (A heap built in layers rings in the hollows between its first layer's checkers:
+        # read_layered reads it from the chain as found.)
+        based = None if layered else _with_edge_base(
+            scorer, cand, chains[row, column][0], row == "top", radius, threshold, first_min)
+        if based is not None:
+            chains[row, column] = (based, chains[row, column][1])
     _without_stray_ends(candidates, chains, radius, h)
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
@@ -2998,6 +3019,14 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     faint = clear < PERIOD_CLEAR
     if faint and (n > 15 or n == len(chain) or abs(steps + 1 - n) > PERIOD_TIGHT):
         return None
+    if not faint and n <= 15 and abs(steps + 1 - n) <= PERIOD_WHOLE:
+        # A clear rhythm also carries the pile on to a whole top a step past the chain's.
+        beyond = _whole_top_beyond(cand, first, last, step)
+        if beyond is not None:
+            last = beyond
+            span = float(cand.ys[last] - cand.ys[first])
+            steps = (span - lean) / step
+            n = int(round(steps)) + 1
     if n > 15:
         # No pile holds more than fifteen: a clear rhythm that counts more over the stack
         # found runs past the pile's end (its last checkers on the facing point's paint of
@@ -3017,6 +3046,75 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
                     ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [first] + list(range(base, base + n - 2)) + [last]
+
+
+def _whole_top_beyond(cand: _Candidates, first: int, last: int, step: float) -> int | None:
+    """The candidate of ``cand`` that tops a pile from ``first`` to ``last`` whose rims repeat
+    every ``step`` pixels one checker further out: one step past ``last`` and a whole number
+    of steps from ``first`` (each within :data:`PERIOD_WHOLE`, fifteen checkers at most), of
+    the base's colour (:data:`COLOUR_JUMP`) and showing its whole rim
+    (:data:`COVERAGE_THRESHOLD`), as the checker on top of a pile does; the one showing most
+    rim when several do, ``None`` when none does.
+
+    A fit whose regular steps miss the pile's rhythm (touching steps over an overlapped pile)
+    can stop a checker short of the top; the rhythm, once clear, counts it again from the same
+    base to the same top (:func:`_recount`) and so stays one short.  Solid seed 74's blue 8
+    (rims every 15.6 px: a chain of four touching steps ending a step below a checker showing
+    its whole rim, recounted to 7) now reads 8.
+
+    >>> cand = _Candidates(np.float32([10, 41, 73, 104, 120, 136]), np.zeros(6, np.float32),
+    ...                    np.zeros(6, np.float32), np.float32([0.85, 0.8, 0.8, 0.8, 1.0, 0.9]),
+    ...                    np.ones(6, np.float32), np.ones(6, np.float32),
+    ...                    np.zeros((6, 3), np.float32), np.ones(6, np.float32))
+    >>> _whole_top_beyond(cand, 0, 3, 15.6)  # 120 lies 7.05 steps out, one past 104
+    4
+    """
+    steps = (cand.ys - cand.ys[first]) / np.float32(step)
+    past = (cand.ys - cand.ys[last]) / np.float32(step)
+    fits = ((np.abs(past - 1) <= PERIOD_WHOLE) & (steps <= 14 + PERIOD_WHOLE)
+            & (np.abs(steps - np.round(steps)) <= PERIOD_WHOLE)
+            & (cand.full >= COVERAGE_THRESHOLD)
+            & np.array(cand.close[first], bool))
+    if not fits.any():
+        return None
+    tops = np.flatnonzero(fits)
+    return int(tops[np.argmax(cand.full[tops])])
+
+
+def _with_edge_base(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+                    radius: float, threshold: float, first_min: float) -> list[int] | None:
+    """A tall pile carried down to its base at the edge: ``chain`` (added to ``cand``) with
+    one checker more, evenly spaced from a base by the edge to the chain's top, or ``None``.
+
+    Players build a pile from the field's edge, its base against it (its centre about a
+    radius out).  A fit of a tall pile (:data:`EDGE_BASE_LEAST` or more) whose first checker
+    lies :data:`EDGE_BASE_OFF` radii out or more, with a candidate of its paint
+    (:data:`COLOUR_JUMP`) nearer the edge (from ``first_min``) that shows its rim clearly
+    but for the arc the next checker hides (``no_far`` at ``threshold``), has missed the base:
+    its checkers sit between the true ones (seen at a slant, the rings of a solid pile's faces
+    run evenly but a fraction of a step off the ones the fit's steps met).  The pile is then
+    one checker more from that base to the same top, every checker placed showing at least
+    :data:`MEMBER_FLOOR` of its rim (the base showing most of its rim when several may be).
+    """
+    if len(chain) < EDGE_BASE_LEAST:
+        return None
+    order = sorted(chain, key=lambda i: float(cand.ys[i]))
+    first, last = order[0], order[-1]
+    if float(cand.ys[first]) < EDGE_BASE_OFF * radius:
+        return None
+    nearer = np.flatnonzero((cand.ys < cand.ys[first]) & (cand.ys >= first_min)
+                            & (cand.no_far >= threshold) & np.array(cand.close[first], bool))
+    if nearer.size == 0:
+        return None
+    base = int(nearer[np.argmax(cand.no_far[nearer])])
+    n = len(chain) + 1
+    xs, ys, dist = (v[1:-1] for v in _pile_centres(cand, base, last, n, edge_up, radius))
+    full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
+    if np.maximum(full, np.maximum(no_far, no_near)).min(initial=1.0) < MEMBER_FLOOR:
+        return None
+    added = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
+                     ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
+    return [base] + list(range(added, added + n - 2)) + [last]
 
 
 def _rhythm_end(cand: _Candidates, first: int, step: float, radius: float) -> int | None:

@@ -77,3 +77,39 @@ def test_hard_frames_with_a_pile_end_lost_in_glare_read_right(seed: int, tallest
     directions that could show one (:func:`vision.checkers._glare_pile_ends`), each is read
     right, and the facing point empty."""
     assert_hard_frame_counts_read(seed, tallest)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, point, count", [
+    (3, ("top", 10), 8),        # white 8 read 7: its fit began a step off the edge
+    (161, ("top", 10), 15),     # red 15 read 14, likewise
+    (340, ("top", 6), 13),      # black 13 read 12, likewise
+    (74, ("bottom", 3), 8),     # blue 8 read 7: recounted to a top one step short
+])
+def test_solid_piles_read_from_their_base_to_their_top(seed: int, point: tuple[str, int],
+                                                      count: int):
+    """Development solid seeds whose tall pile was read one short: a fit whose first checker
+    lay about 1.7-2 radii out, a clear base of its paint by the edge left out (carried down to
+    it by :func:`vision.checkers._with_edge_base`), or a rhythm's recount that stopped a
+    step below the checker on top showing its whole rim (carried on to it by
+    :func:`vision.checkers._whole_top_beyond`)."""
+    from vision import evaluate
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
+                                             pose=evaluate.solid_pose(seed, None)))
+    row, column = point
+    assert getattr(scene.truth, row)[column].count == count
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert getattr(obs, row)[column] is not None
+    assert getattr(obs, row)[column].count == count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, tallest", [(3672, 15), (6971, 8)])
+def test_hard_frames_with_a_pile_fitted_off_its_base_read_right(seed: int, tallest: int):
+    """Development seeds 3672 (a black 15 read 14) and 6971 (a white 8 read 7): each fit began
+    a step off the edge, its base by the edge left out; carried down to that base
+    (:func:`vision.checkers._with_edge_base`) each is read right."""
+    assert_hard_frame_counts_read(seed, tallest)
