@@ -49,6 +49,15 @@ CHANGED_LEVEL = 40.0
 #: A changed region that comes from outside the board and reaches this far into the field (share
 #: of the picture's smaller side) is an arm or hand; checkers never come from outside.
 REACH_INTO_FIELD = 0.06
+#: A changed region that comes from outside the board and gets this close to the field (places of
+#: the board picture) has crossed the board's frame: a hand resting on the frame or reaching over
+#: a side tray, even when it hardly shows over the field.  Checkers borne off lie in a tray behind
+#: the frame's inner rail and stop two places or more from the field (rendered cameras 0-199:
+#: none nearer than 1.9; hands 0.0-1.0).
+CROSSING_GAP = 1.0
+#: ...and is at least this big (places of the picture; hands that cross the frame measured 24 and
+#: more on rendered cameras 0-199), so a speck of noise on the rail does not count.
+CROSSING_AREA = 16
 #: A changed region running from a long side of the field this far across it (share of the
 #: field's height) is an arm: stacks of checkers stop before the middle.
 REACH_ACROSS = 0.6
@@ -232,15 +241,20 @@ class Calibration:
         outside[:, [0, -1]] = 1
         outside |= (~inside_view).astype(np.uint8)
         outside = cv2.dilate(outside, np.ones((3, 3), np.uint8))
-        # How far into the field each place is (0 outside the field).
+        # How far into the field each place is (0 outside the field), and how far from the
+        # field each place of the surround is (0 inside the field).
         field_mask = np.zeros_like(changed)
         field_mask[band: rows - band, band: cols - band] = 1
         depth = cv2.distanceTransform(field_mask, cv2.DIST_L2, 3)
+        gap_to_field = cv2.distanceTransform(1 - field_mask, cv2.DIST_L2, 3)
         reach = REACH_INTO_FIELD * min(rows, cols)
         field_rows = rows - 2 * band
         for label in range(1, count):
             region = labels == label
-            if outside[region].any() and depth[region].max() >= reach:
+            if outside[region].any() and (
+                    depth[region].max() >= reach
+                    or (gap_to_field[region].min() <= CROSSING_GAP
+                        and int(region.sum()) >= CROSSING_AREA)):
                 return True
             # The far side of the camera's view may cut the arm off; but no stack of
             # checkers grows from one long side of the field past its middle.

@@ -101,3 +101,30 @@ def test_checkers_borne_off_into_a_tray_are_ok():
     assert later.tray_side is not None
     cal = Calibration(corners=first.corners).with_signature(first.image)
     assert cal.check(later.image) == "ok"
+
+
+@pytest.mark.parametrize("height", [0.3, 0.5, 0.7])
+def test_a_sleeve_over_a_short_side_stopping_at_the_field_is_occluded(calibrated, height):
+    """A sleeve over the frame beside a short side (where the side trays are), stopping at the
+    field's edge: it hides little of the field, but it is a hand over the board all the same."""
+    cal, image = calibrated
+    tl, tr, br, bl = (np.asarray(c, float) for c in cal.corners)
+    edge = tl + (bl - tl) * height
+    inward = (tr - tl) / np.linalg.norm(tr - tl)
+    sleeve = image.copy()
+    thickness = int(0.1 * np.linalg.norm(bl - tl))
+    cv2.line(sleeve, tuple(int(v) for v in edge - inward * 300), tuple(int(v) for v in edge),
+             (150, 185, 230), thickness)
+    assert cal.check(sleeve) == "occluded"
+
+
+@pytest.mark.parametrize("camera", [0, 4])
+def test_a_hand_over_a_side_tray_is_occluded(camera):
+    """Rendered arms reaching in over a side tray (cameras 0 and 4 of the locate evaluation's
+    board check): the trays' band does not vote by its mean change (borne-off checkers fill it),
+    so the arm is told by crossing the frame from outside to the field's edge."""
+    options = dict(camera_seed=camera, hard=True)
+    reference = render_board(None, RenderOptions(seed=camera, hands=False, **options))
+    cal = Calibration(corners=reference.corners).with_signature(reference.image)
+    hand = render_board(None, RenderOptions(seed=camera + 2000, hands=True, **options))
+    assert cal.check(hand.image) == "occluded"
