@@ -128,3 +128,21 @@ def test_a_hand_over_a_side_tray_is_occluded(camera):
     cal = Calibration(corners=reference.corners).with_signature(reference.image)
     hand = render_board(None, RenderOptions(seed=camera + 2000, hands=True, **options))
     assert cal.check(hand.image) == "occluded"
+
+
+def test_stacks_from_both_rows_that_meet_are_not_an_arm(calibrated):
+    """A tall stack from the top row meeting a stack on the neighbouring point of the bottom row
+    makes one changed region across the field whose middle steps by a point: still one checker
+    wide, so a column of checkers, not an arm (rendered cameras 17, 133, 156, 157 of the board
+    check were called occluded so)."""
+    cal, image = calibrated
+    tl, tr, br, bl = (np.asarray(c, float) for c in cal.corners)
+    pitch = np.linalg.norm(tr - tl) / 13
+    down = (bl - tl) / np.linalg.norm(bl - tl)
+    stacked = image.copy()
+    for start, step, count in ((tl + (tr - tl) * (1.5 / 13), down, 8),
+                               (bl + (br - bl) * (2.5 / 13), -down, 7)):
+        for k in range(count):
+            centre = start + step * (0.5 + k * 0.85) * pitch * 0.92
+            cv2.circle(stacked, tuple(int(v) for v in centre), int(0.45 * pitch), (235, 235, 235), -1)
+    assert cal.check(stacked) == "ok"
