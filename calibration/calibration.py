@@ -58,6 +58,12 @@ CROSSING_GAP = 1.0
 #: ...and is at least this big (places of the picture; hands that cross the frame measured 24 and
 #: more on rendered cameras 0-199), so a speck of noise on the rail does not count.
 CROSSING_AREA = 16
+#: A changed region from outside whose fine detail (what a blur of :data:`DETAIL_SIGMA` places
+#: leaves out) correlates this much with the calibrated board's is light on the board (glare
+#: moved, a shade), not an arm: rendered cameras 0-199 with glare added near the field's
+#: corners measured 0.41-0.98 (six of eight at 0.70 or more), hands -0.84-0.60.
+LIGHT_DETAIL = 0.65
+DETAIL_SIGMA = 2.0
 #: A changed region running from a long side of the field this far across it (share of the
 #: field's height) is an arm: stacks of checkers stop before the middle.
 REACH_ACROSS = 0.6
@@ -237,6 +243,10 @@ class Calibration:
         count, labels = cv2.connectedComponents(changed)
         if count <= 1:
             return False
+        # The board's fine detail (edges of points, rails, checkers) still shows through a patch
+        # of glare or shade, but not through an arm.
+        detail_now = now - cv2.GaussianBlur(now, (0, 0), DETAIL_SIGMA)
+        detail_stored = stored - cv2.GaussianBlur(stored, (0, 0), DETAIL_SIGMA)
         rows, cols = now.shape
         band = int(round(SIGNATURE_SCALE * SIGNATURE_MARGIN * geometry.width))
         # Where the board ends: the picture's border and anything beyond the camera's view.
@@ -258,7 +268,8 @@ class Calibration:
             if outside[region].any() and (
                     depth[region].max() >= reach
                     or (gap_to_field[region].min() <= CROSSING_GAP
-                        and int(region.sum()) >= CROSSING_AREA)):
+                        and int(region.sum()) >= CROSSING_AREA)
+            ) and _detail_match(detail_now[region], detail_stored[region]) < LIGHT_DETAIL:
                 return True
             # The far side of the camera's view may cut the arm off; but no stack of
             # checkers grows from one long side of the field past its middle.
@@ -319,6 +330,17 @@ class Calibration:
         except OSError as exc:
             raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from None
         return cls.from_json(text)
+
+
+def _detail_match(now: np.ndarray, stored: np.ndarray) -> float:
+    """Correlation (-1..1) of the fine detail of a region now and when calibrated.
+
+    >>> detail = np.array([1.0, -2.0, 3.0, -1.0])
+    >>> round(_detail_match(detail, detail), 3), _detail_match(np.zeros(4), detail)
+    (1.0, 0.0)
+    """
+    return float((now * stored).sum() / (np.sqrt((now * now).sum() * (stored * stored).sum())
+                                         + 1e-6))
 
 
 def _like_a_stack(region: np.ndarray, pitch: float) -> bool:

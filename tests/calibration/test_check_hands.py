@@ -146,3 +146,28 @@ def test_stacks_from_both_rows_that_meet_are_not_an_arm(calibrated):
             centre = start + step * (0.5 + k * 0.85) * pitch * 0.92
             cv2.circle(stacked, tuple(int(v) for v in centre), int(0.45 * pitch), (235, 235, 235), -1)
     assert cal.check(stacked) == "ok"
+
+
+def _glare(image: np.ndarray, corners, rng: np.random.Generator) -> np.ndarray:
+    """A soft bright ellipse between a corner of the field and its middle, as the renderer
+    draws glare, at a place the calibration frame did not have it."""
+    poly = np.asarray(corners, np.float32)
+    centre = poly[rng.integers(0, 4)] * 0.5 + poly.mean(axis=0) * 0.5 + rng.normal(0, 30, 2)
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])),
+                (int(rng.uniform(30, 120)), int(rng.uniform(15, 60))), rng.uniform(0, 180),
+                0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(10, 30))
+    return np.clip(image + mask[..., None] * rng.uniform(40, 110), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("camera", [75, 166])
+def test_glare_moved_onto_the_board_is_ok(camera):
+    """Glare reaching from the frame into the field lets the board's detail show through: it is
+    light, not an arm (rendered cameras of the board check with glare added)."""
+    options = dict(camera_seed=camera, hard=True, hands=False)
+    reference = render_board(None, RenderOptions(seed=camera, **options))
+    cal = Calibration(corners=reference.corners).with_signature(reference.image)
+    later = render_board(None, RenderOptions(seed=camera + 1000, **options))
+    glared = _glare(later.image.astype(np.float32), cal.corners, np.random.default_rng(camera + 555))
+    assert cal.check(glared) == "ok"
