@@ -49,9 +49,28 @@ CHANGED_LEVEL = 40.0
 #: A changed region that comes from outside the board and reaches this far into the field (share
 #: of the picture's smaller side) is an arm or hand; checkers never come from outside.
 REACH_INTO_FIELD = 0.06
+#: A changed region that comes from outside the board and gets this close to the field (places of
+#: the board picture) has crossed the board's frame: a hand resting on the frame or reaching over
+#: a side tray, even when it hardly shows over the field.  Checkers borne off lie in a tray behind
+#: the frame's inner rail and stop two places or more from the field (rendered cameras 0-199:
+#: none nearer than 1.9; hands 0.0-1.0).
+CROSSING_GAP = 1.0
+#: ...and is at least this big (places of the picture; hands that cross the frame measured 24 and
+#: more on rendered cameras 0-199), so a speck of noise on the rail does not count.
+CROSSING_AREA = 16
+#: A changed region from outside whose fine detail (what a blur of :data:`DETAIL_SIGMA` places
+#: leaves out) correlates this much with the calibrated board's is light on the board (glare
+#: moved, a shade), not an arm: rendered cameras 0-199 with glare added near the field's
+#: corners measured 0.41-0.98 (six of eight at 0.70 or more), hands -0.84-0.60.
+LIGHT_DETAIL = 0.65
+DETAIL_SIGMA = 2.0
 #: A changed region running from a long side of the field this far across it (share of the
 #: field's height) is an arm: stacks of checkers stop before the middle.
 REACH_ACROSS = 0.6
+#: A region no wider than this (points, median over its rows) is a column of checkers: tall
+#: stacks on neighbouring points that touch measured 0.96-1.12 on rendered cameras 0-199; the
+#: real arm this rule is for (wtc2022-hands-3) 2.55.
+ONE_COLUMN = 1.5
 #: How far inside a long side such a region may begin (share of the field's height).
 EDGE_SLACK = 0.1
 
@@ -224,6 +243,10 @@ class Calibration:
         count, labels = cv2.connectedComponents(changed)
         if count <= 1:
             return False
+        # The board's fine detail (edges of points, rails, checkers) still shows through a patch
+        # of glare or shade, but not through an arm.
+        detail_now = now - cv2.GaussianBlur(now, (0, 0), DETAIL_SIGMA)
+        detail_stored = stored - cv2.GaussianBlur(stored, (0, 0), DETAIL_SIGMA)
         rows, cols = now.shape
         band = int(round(SIGNATURE_SCALE * SIGNATURE_MARGIN * geometry.width))
         # Where the board ends: the picture's border and anything beyond the camera's view.
@@ -232,15 +255,21 @@ class Calibration:
         outside[:, [0, -1]] = 1
         outside |= (~inside_view).astype(np.uint8)
         outside = cv2.dilate(outside, np.ones((3, 3), np.uint8))
-        # How far into the field each place is (0 outside the field).
+        # How far into the field each place is (0 outside the field), and how far from the
+        # field each place of the surround is (0 inside the field).
         field_mask = np.zeros_like(changed)
         field_mask[band: rows - band, band: cols - band] = 1
         depth = cv2.distanceTransform(field_mask, cv2.DIST_L2, 3)
+        gap_to_field = cv2.distanceTransform(1 - field_mask, cv2.DIST_L2, 3)
         reach = REACH_INTO_FIELD * min(rows, cols)
         field_rows = rows - 2 * band
         for label in range(1, count):
             region = labels == label
-            if outside[region].any() and depth[region].max() >= reach:
+            if outside[region].any() and (
+                    depth[region].max() >= reach
+                    or (gap_to_field[region].min() <= CROSSING_GAP
+                        and int(region.sum()) >= CROSSING_AREA)
+            ) and _detail_match(detail_now[region], detail_stored[region]) < LIGHT_DETAIL:
                 return True
             # The far side of the camera's view may cut the arm off; but no stack of
             # checkers grows from one long side of the field past its middle.
@@ -303,6 +332,17 @@ class Calibration:
         return cls.from_json(text)
 
 
+def _detail_match(now: np.ndarray, stored: np.ndarray) -> float:
+    """Correlation (-1..1) of the fine detail of a region now and when calibrated.
+
+    >>> detail = np.array([1.0, -2.0, 3.0, -1.0])
+    >>> round(_detail_match(detail, detail), 3), _detail_match(np.zeros(4), detail)
+    (1.0, 0.0)
+    """
+    return float((now * stored).sum() / (np.sqrt((now * now).sum() * (stored * stored).sum())
+                                         + 1e-6))
+
+
 def _like_a_stack(region: np.ndarray, pitch: float) -> bool:
     """Whether a changed region stands upright on the field and is a few checkers wide at most,
     as tall stacks on neighbouring points are (an arm reaching in leans)."""
@@ -313,7 +353,12 @@ def _like_a_stack(region: np.ndarray, pitch: float) -> bool:
         centres.append((xs.min() + xs.max()) / 2)
         widths.append(xs.max() - xs.min() + 1)
     drift = float(np.percentile(centres, 90) - np.percentile(centres, 10))
-    return drift <= 0.6 * pitch and float(np.median(widths)) <= 3.2 * pitch
+    width = float(np.median(widths))
+    # One checker wide along most of its length: a column of checkers, even when it steps to the
+    # neighbouring point where two stacks meet (an arm is two points wide or more).
+    if width <= ONE_COLUMN * pitch:
+        return True
+    return drift <= 0.6 * pitch and width <= 3.2 * pitch
 
 
 def _sector_labels(corners: Corners, geometry: BoardGeometry) -> np.ndarray:

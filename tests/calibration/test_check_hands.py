@@ -101,3 +101,73 @@ def test_checkers_borne_off_into_a_tray_are_ok():
     assert later.tray_side is not None
     cal = Calibration(corners=first.corners).with_signature(first.image)
     assert cal.check(later.image) == "ok"
+
+
+@pytest.mark.parametrize("height", [0.3, 0.5, 0.7])
+def test_a_sleeve_over_a_short_side_stopping_at_the_field_is_occluded(calibrated, height):
+    """A sleeve over the frame beside a short side (where the side trays are), stopping at the
+    field's edge: it hides little of the field, but it is a hand over the board all the same."""
+    cal, image = calibrated
+    tl, tr, br, bl = (np.asarray(c, float) for c in cal.corners)
+    edge = tl + (bl - tl) * height
+    inward = (tr - tl) / np.linalg.norm(tr - tl)
+    sleeve = image.copy()
+    thickness = int(0.1 * np.linalg.norm(bl - tl))
+    cv2.line(sleeve, tuple(int(v) for v in edge - inward * 300), tuple(int(v) for v in edge),
+             (150, 185, 230), thickness)
+    assert cal.check(sleeve) == "occluded"
+
+
+@pytest.mark.parametrize("camera", [0, 4])
+def test_a_hand_over_a_side_tray_is_occluded(camera):
+    """Rendered arms reaching in over a side tray (cameras 0 and 4 of the locate evaluation's
+    board check): the trays' band does not vote by its mean change (borne-off checkers fill it),
+    so the arm is told by crossing the frame from outside to the field's edge."""
+    options = dict(camera_seed=camera, hard=True)
+    reference = render_board(None, RenderOptions(seed=camera, hands=False, **options))
+    cal = Calibration(corners=reference.corners).with_signature(reference.image)
+    hand = render_board(None, RenderOptions(seed=camera + 2000, hands=True, **options))
+    assert cal.check(hand.image) == "occluded"
+
+
+def test_stacks_from_both_rows_that_meet_are_not_an_arm(calibrated):
+    """A tall stack from the top row meeting a stack on the neighbouring point of the bottom row
+    makes one changed region across the field whose middle steps by a point: still one checker
+    wide, so a column of checkers, not an arm (rendered cameras 17, 133, 156, 157 of the board
+    check were called occluded so)."""
+    cal, image = calibrated
+    tl, tr, br, bl = (np.asarray(c, float) for c in cal.corners)
+    pitch = np.linalg.norm(tr - tl) / 13
+    down = (bl - tl) / np.linalg.norm(bl - tl)
+    stacked = image.copy()
+    for start, step, count in ((tl + (tr - tl) * (1.5 / 13), down, 8),
+                               (bl + (br - bl) * (2.5 / 13), -down, 7)):
+        for k in range(count):
+            centre = start + step * (0.5 + k * 0.85) * pitch * 0.92
+            cv2.circle(stacked, tuple(int(v) for v in centre), int(0.45 * pitch), (235, 235, 235), -1)
+    assert cal.check(stacked) == "ok"
+
+
+def _glare(image: np.ndarray, corners, rng: np.random.Generator) -> np.ndarray:
+    """A soft bright ellipse between a corner of the field and its middle, as the renderer
+    draws glare, at a place the calibration frame did not have it."""
+    poly = np.asarray(corners, np.float32)
+    centre = poly[rng.integers(0, 4)] * 0.5 + poly.mean(axis=0) * 0.5 + rng.normal(0, 30, 2)
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])),
+                (int(rng.uniform(30, 120)), int(rng.uniform(15, 60))), rng.uniform(0, 180),
+                0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(10, 30))
+    return np.clip(image + mask[..., None] * rng.uniform(40, 110), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("camera", [75, 166])
+def test_glare_moved_onto_the_board_is_ok(camera):
+    """Glare reaching from the frame into the field lets the board's detail show through: it is
+    light, not an arm (rendered cameras of the board check with glare added)."""
+    options = dict(camera_seed=camera, hard=True, hands=False)
+    reference = render_board(None, RenderOptions(seed=camera, **options))
+    cal = Calibration(corners=reference.corners).with_signature(reference.image)
+    later = render_board(None, RenderOptions(seed=camera + 1000, **options))
+    glared = _glare(later.image.astype(np.float32), cal.corners, np.random.default_rng(camera + 555))
+    assert cal.check(glared) == "ok"
