@@ -124,6 +124,22 @@ def assert_hard_frame_counts_read(seed: int, tallest_at_least: int) -> None:
         assert seen == truth, row
 
 
+def assert_solid_point_read(seed: int, point: tuple[str, int], count: int) -> None:
+    """Solid synthetic frame ``seed`` (the evaluation's pose for it), whose ``point`` (row,
+    column) holds ``count`` checkers, read with its corners given: that point's count right."""
+    from vision import evaluate
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
+                                             pose=evaluate.solid_pose(seed, None)))
+    row, column = point
+    assert getattr(scene.truth, row)[column].count == count
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    assert getattr(obs, row)[column] is not None
+    assert getattr(obs, row)[column].count == count
+
+
 def bottom_left_out(corners, share: float):
     """The corners with the bottom-left one moved outward along the bottom edge by ``share``
     of that edge (a click on the frame rather than the field)."""

@@ -10,14 +10,12 @@ import math
 import cv2
 import numpy as np
 import pytest
-from checker_frames import solid_board_from_a_seat
+from checker_frames import assert_solid_point_read, solid_board_from_a_seat
 
 from calibration.geometry import BoardGeometry
 from calibration.viewpoint import CHECKER_THICKNESS, Viewpoint
-from vision import evaluate
 from vision.checkers import COVERAGE_THRESHOLD, CheckerFindings, Stack, _chain
 from vision.reader import FIRST_AT_EDGE, BoardReader, PileLean, with_hidden_bases
-from vision.render import RenderOptions, render_board
 from vision.rings import RingScorer
 from vision.solid import shingled_tilts
 
@@ -123,13 +121,7 @@ def test_tall_piles_seen_from_a_seat_read_whole(seed, top, bottom, slant, azimut
     (297, ("top", 10), 8),      # 57 degrees, read 1 (likewise)
 ])
 def test_hard_solid_seeds_read_their_tall_piles(seed, point, count):
-    scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
-                                             pose=evaluate.solid_pose(seed, None)))
-    row, column = point
-    assert getattr(scene.truth, row)[column].count == count
-    obs = BoardReader().read(scene.image, corners=scene.corners)
-    assert getattr(obs, row)[column] is not None
-    assert getattr(obs, row)[column].count == count
+    assert_solid_point_read(seed, point, count)
 
 
 def _found_pile(geometry, row: str, first_from_edge: float, count: int = 6) -> Stack:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from checker_frames import assert_hard_frame_counts_read
+from checker_frames import assert_hard_frame_counts_read, assert_solid_point_read
 
 from vision import checkers
 
@@ -93,17 +93,7 @@ def test_solid_piles_read_from_their_base_to_their_top(seed: int, point: tuple[s
     it by :func:`vision.checkers._with_edge_base`), or a rhythm's recount that stopped a
     step below the checker on top showing its whole rim (carried on to it by
     :func:`vision.checkers._whole_top_beyond`)."""
-    from vision import evaluate
-    from vision.reader import BoardReader
-    from vision.render import RenderOptions, render_board
-
-    scene = render_board(None, RenderOptions(seed=seed, hard=True, solid=True,
-                                             pose=evaluate.solid_pose(seed, None)))
-    row, column = point
-    assert getattr(scene.truth, row)[column].count == count
-    obs = BoardReader().read(scene.image, corners=scene.corners)
-    assert getattr(obs, row)[column] is not None
-    assert getattr(obs, row)[column].count == count
+    assert_solid_point_read(seed, point, count)
 
 
 @pytest.mark.slow
