@@ -73,7 +73,6 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-import os
 import statistics
 from dataclasses import dataclass, field as dc_field
 from typing import Callable, Protocol
