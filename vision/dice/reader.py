@@ -1458,6 +1458,33 @@ def _row_completed_unseen(field_: PipField, face: Face, min_pip_ratio: float) ->
     return any(bool(_pip_like_spots(field_, face, extra).all()) for extra in ways)
 
 
+#: A pip narrower than this (minor over major axis) ...
+COLUMN_BAR_AXIS_RATIO = 0.4
+#: ... whose long axis lies this close to square across the line to its partner (the cosine of
+#: their angle, at most) is a bar: a column of a six that blur joined into one blob.
+COLUMN_BAR_ACROSS = 0.4
+
+
+def _column_bars(field_: PipField, face: Face) -> bool:
+    """True when a two's pips are two parallel bars side by side, the two columns of a six that
+    blur joined into one blob each (scene 6052: a small blurred six read as a two).  A pip is
+    round: a face seen at a slant squeezes its pips along the slant, which does not set them
+    all across the line between them; a two streaked across its diagonal by motion looks the
+    same and is not read either.  Over the development photos the read twos' pips measured an
+    axis ratio of 0.5 or more."""
+    if face.value != 2:
+        return False
+    a, b = (field_.pips[i] for i in face.pips)
+    line = (b.xy - a.xy) / max(float(np.linalg.norm(b.xy - a.xy)), 1e-6)
+    for pip in (a, b):
+        if pip.axis_ratio >= COLUMN_BAR_AXIS_RATIO:
+            return False
+        major = np.linalg.eigh(pip.cov)[1][:, 1]
+        if abs(float(major @ line)) > COLUMN_BAR_ACROSS:
+            return False
+    return True
+
+
 #: A four whose pips lie on a rectangle narrower than this (its short side over its long side) ...
 FOUR_OF_A_SIX_ASPECT = 0.7
 #: ... while its pips are rounder than that by this much is no square face seen at a slant.
@@ -2665,8 +2692,11 @@ class DiceReader:
                 continue  # a "face" strewn with other marks is clutter, not a die
             # A face just beside the top, seen just like it, whose pips and the top's together
             # make one layout, is a piece of the same face whose pips were not grouped together
-            # (the two columns of a small six): neither reads the die.
-            split = bool(pieces or rest) or _row_completed_unseen(field_, top, settings.pip_radius_range[0])
+            # (the two columns of a small six): neither reads the die.  So is a two, three or four
+            # whose pips are part of a six whose other pips the image shows where the detector found
+            # none, and a two of parallel bars side by side (a blurred six's columns).
+            split = bool(pieces or rest) or _row_completed_unseen(field_, top, settings.pip_radius_range[0]) \
+                or _column_bars(field_, top)
             # So is a one whose pip is linked to a pip like it within a two's diagonal: the two's
             # pips, their link cut when a cocked two's side face's pips joined their group.
             if top.value == 1 and links is None:
