@@ -1386,19 +1386,38 @@ def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | N
 _ALL_PIP_SPOTS = np.array([(x, y) for x in (-PIP_OFFSET, 0.0, PIP_OFFSET) for y in (-PIP_OFFSET, 0.0, PIP_OFFSET)])
 
 
+def _pip_like_spots(field_: PipField, face: Face, centres: np.ndarray, darkest: float = 0.6) -> np.ndarray:
+    """Which of the points ``centres`` look like a pip of ``face`` the detector missed: the grey
+    there is most of the way (``darkest``) from the face's to its pips', and stands out from what
+    is right around it, as a pip does (a broad glare does not)."""
+    grey = field_.grey
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    depth = face_grey - pip_grey
+    if abs(depth) < 1e-6 or len(centres) == 0:
+        return np.zeros(len(centres), bool)
+    r = 0.4 * face.radius
+    offsets = np.array([(0, 0), (r, 0), (-r, 0), (0, r), (0, -r)])
+    pts = centres[:, None, :] + offsets[None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, grey.shape[1] - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, grey.shape[0] - 1)
+    values = np.median(grey[ys, xs], axis=1)
+    toward_pip = (face_grey - values) / depth
+    ring = 1.7 * face.radius * np.stack([np.cos(np.arange(8) * math.pi / 4), np.sin(np.arange(8) * math.pi / 4)], 1)
+    rpts = centres[:, None, :] + ring[None]
+    rx = np.clip(np.round(rpts[..., 0]).astype(int), 0, grey.shape[1] - 1)
+    ry = np.clip(np.round(rpts[..., 1]).astype(int), 0, grey.shape[0] - 1)
+    local = (np.median(grey[ry, rx], axis=1) - values) / depth
+    return (toward_pip > darkest) & (local > 0.35)
+
+
 def _missing_pip(field_: PipField, face: Face, darkest: float = 0.6) -> bool:
     """True when a spot where some layout has a pip, but the face's own layout has none, looks
     like a pip the detector missed (a 5 whose faint pips were lost must not read as a 3).
 
     A one has no known orientation, so the ring where other layouts put their pips is searched.
     """
-    grey = field_.grey
-    pips = [field_.pips[i] for i in face.pips]
-    face_grey = float(np.median([p.face_grey for p in pips]))
-    pip_grey = float(np.median([p.pip_grey for p in pips]))
-    depth = face_grey - pip_grey
-    if abs(depth) < 1e-6:
-        return False
     ex = face.corners[1] - face.corners[0]
     ey = face.corners[3] - face.corners[0]
     if face.value == 1:
@@ -1411,21 +1430,85 @@ def _missing_pip(field_: PipField, face: Face, darkest: float = 0.6) -> bool:
         spots = _ALL_PIP_SPOTS[keep]
     if len(spots) == 0:
         return False
-    r = 0.4 * face.radius
-    offsets = np.array([(0, 0), (r, 0), (-r, 0), (0, r), (0, -r)])
     centres = face.centre + spots[:, :1] * ex + spots[:, 1:] * ey
-    pts = centres[:, None, :] + offsets[None]
-    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, grey.shape[1] - 1)
-    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, grey.shape[0] - 1)
-    values = np.median(grey[ys, xs], axis=1)
-    toward_pip = (face_grey - values) / depth
-    # ... and stands out from what is right around it, as a pip does (a broad glare does not).
-    ring = 1.7 * face.radius * np.stack([np.cos(np.arange(8) * math.pi / 4), np.sin(np.arange(8) * math.pi / 4)], 1)
-    rpts = centres[:, None, :] + ring[None]
-    rx = np.clip(np.round(rpts[..., 0]).astype(int), 0, grey.shape[1] - 1)
-    ry = np.clip(np.round(rpts[..., 1]).astype(int), 0, grey.shape[0] - 1)
-    local = (np.median(grey[ry, rx], axis=1) - values) / depth
-    return bool(((toward_pip > darkest) & (local > 0.35)).any())
+    return bool(_pip_like_spots(field_, face, centres, darkest).any())
+
+
+def _row_completed_unseen(field_: PipField, face: Face, min_pip_ratio: float) -> bool:
+    """True when a two's or three's pips may be part of a larger face whose other pips the
+    detector dropped but the image shows: every spot of one of its :func:`_row_completions` looks
+    like a pip, or, for a two, every corner of a six whose middle pips the two's are (half a step
+    across on both sides of each).  A black die's grey pips, darker than a light pip must be,
+    lost a six's other column (a column passed for a three) or all but its two middle pips (lit
+    by the die's gloss: a two)."""
+    if face.value == 4:
+        return _four_of_a_six_unseen(field_, face)
+    if face.value not in (2, 3):
+        return False
+    ways = _row_completions(face, min_pip_ratio)
+    if face.value == 2:
+        ex = face.corners[1] - face.corners[0]
+        ey = face.corners[3] - face.corners[0]
+        layout = np.array(PIP_LAYOUTS[2])
+        pips = face.centre + layout[:, :1] * ex + layout[:, 1:] * ey
+        along = pips[1] - pips[0]
+        half_across = 0.5 * np.array([-along[1], along[0]])
+        if face.radius / max(face.edge_px, 1e-6) / math.sqrt(2.0) >= min_pip_ratio:
+            ways.append(np.concatenate([pips + half_across, pips - half_across]))
+    return any(bool(_pip_like_spots(field_, face, extra).all()) for extra in ways)
+
+
+#: A pip narrower than this (minor over major axis) ...
+COLUMN_BAR_AXIS_RATIO = 0.4
+#: ... whose long axis lies this close to square across the line to its partner (the cosine of
+#: their angle, at most) is a bar: a column of a six that blur joined into one blob.
+COLUMN_BAR_ACROSS = 0.4
+
+
+def _column_bars(field_: PipField, face: Face) -> bool:
+    """True when a two's pips are two parallel bars side by side, the two columns of a six that
+    blur joined into one blob each (scene 6052: a small blurred six read as a two).  A pip is
+    round: a face seen at a slant squeezes its pips along the slant, which does not set them
+    all across the line between them; a two streaked across its diagonal by motion looks the
+    same and is not read either.  Over the development photos the read twos' pips measured an
+    axis ratio of 0.5 or more."""
+    if face.value != 2:
+        return False
+    a, b = (field_.pips[i] for i in face.pips)
+    line = (b.xy - a.xy) / max(float(np.linalg.norm(b.xy - a.xy)), 1e-6)
+    for pip in (a, b):
+        if pip.axis_ratio >= COLUMN_BAR_AXIS_RATIO:
+            return False
+        major = np.linalg.eigh(pip.cov)[1][:, 1]
+        if abs(float(major @ line)) > COLUMN_BAR_ACROSS:
+            return False
+    return True
+
+
+#: A four whose pips lie on a rectangle narrower than this (its short side over its long side) ...
+FOUR_OF_A_SIX_ASPECT = 0.7
+#: ... while its pips are rounder than that by this much is no square face seen at a slant.
+FOUR_OF_A_SIX_ROUNDER = 0.2
+
+
+def _four_of_a_six_unseen(field_: PipField, face: Face) -> bool:
+    """True when a four's pips are two neighbouring pips of each column of a six whose third pips
+    the detector dropped but the image shows: the four's pips lie on a rectangle about twice as
+    long as wide, with round pips (a square face seen at a slant squeezes its pips as much), and
+    both spots one short side further on, at either end, look like pips (a black die's grey pips,
+    darker than a light pip must be, lost the two pips of one end of a six)."""
+    pips = [field_.pips[i] for i in face.pips]
+    ex = face.corners[1] - face.corners[0]
+    ey = face.corners[3] - face.corners[0]
+    short, long_ = (ex, ey) if np.linalg.norm(ex) < np.linalg.norm(ey) else (ey, ex)
+    aspect = float(np.linalg.norm(short) / max(np.linalg.norm(long_), 1e-6))
+    roundness = float(np.median([p.axis_ratio for p in pips]))
+    if aspect >= FOUR_OF_A_SIX_ASPECT or roundness < aspect + FOUR_OF_A_SIX_ROUNDER:
+        return False
+    step = 2 * PIP_OFFSET * short
+    end = face.centre + PIP_OFFSET * short + np.array([PIP_OFFSET * long_, -PIP_OFFSET * long_])
+    return any(bool(_pip_like_spots(field_, face, spots).all())
+               for spots in (end + step, face.centre - (end - face.centre) - step))
 
 
 def _spot_occupancy(layout: Iterable[tuple[float, float]]) -> np.ndarray:
@@ -2609,8 +2692,11 @@ class DiceReader:
                 continue  # a "face" strewn with other marks is clutter, not a die
             # A face just beside the top, seen just like it, whose pips and the top's together
             # make one layout, is a piece of the same face whose pips were not grouped together
-            # (the two columns of a small six): neither reads the die.
-            split = bool(pieces or rest)
+            # (the two columns of a small six): neither reads the die.  So is a two, three or four
+            # whose pips are part of a six whose other pips the image shows where the detector found
+            # none, and a two of parallel bars side by side (a blurred six's columns).
+            split = bool(pieces or rest) or _row_completed_unseen(field_, top, settings.pip_radius_range[0]) \
+                or _column_bars(field_, top)
             # So is a one whose pip is linked to a pip like it within a two's diagonal: the two's
             # pips, their link cut when a cocked two's side face's pips joined their group.
             if top.value == 1 and links is None:
