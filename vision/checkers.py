@@ -2472,8 +2472,7 @@ def _tall_into_glare(scorer: RingScorer, cand: _Candidates, chain: list[int], ed
     """
     ys = cand.ys[chain]
     end = float(ys.max())
-    beyond = (cand.ys > end) & (cand.ys <= limit)
-    if not (beyond & (cand.colours[:, 0] >= CLIPPED_LIGHTNESS)).any():
+    if not _clipped_beyond(cand, end, limit):
         return None
     kept = dict(vars(cand))  # the fit adds its centres to cand: undone when refused
     fit = _faint_tall_stack(scorer, cand, [], edge_up, radius, threshold, limit, first_min,
@@ -2488,6 +2487,14 @@ def _tall_into_glare(scorer: RingScorer, cand: _Candidates, chain: list[int], ed
             return fit
     vars(cand).update(kept)
     return None
+
+
+def _clipped_beyond(cand: _Candidates, end: float, reach: float) -> bool:
+    """Whether a candidate beyond a chain's ``end`` (and within ``reach`` of the edge) is
+    clipped white in its middle (:data:`CLIPPED_LIGHTNESS`): glare may hide the rest of the
+    pile there."""
+    beyond = (cand.ys > end) & (cand.ys <= reach)
+    return bool((beyond & (cand.colours[:, 0] >= CLIPPED_LIGHTNESS)).any())
 
 
 def _glare_pile_ends(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
@@ -2532,8 +2539,7 @@ def _glare_pile_ends(scorer: RingScorer, candidates: dict, chains: dict, radius:
         facing_chain = chains[other, column][0]
         reach = min(limit, height - float(candidates[other, column].ys[facing_chain].max())
                     - FACING_TOUCH * radius if facing_chain else limit)
-        beyond = (cand.ys > end) & (cand.ys <= reach)
-        if not (beyond & (cand.colours[:, 0] >= CLIPPED_LIGHTNESS)).any():
+        if not _clipped_beyond(cand, end, reach):
             continue
         step = float(np.median(np.diff(ys)))
         if step <= 0:

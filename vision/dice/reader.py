@@ -1314,8 +1314,7 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
         as_clear = abs(other.face_grey - other.pip_grey) >= LIKE_PIP_CONTRAST * contrast
         if as_clear and distance < PLAIN_ONE_FACE * half:
             return None
-        if distance < 1.3 * half and as_clear and LIKE_PIP_RADII[0] * pip.radius <= other.radius <= \
-                LIKE_PIP_RADII[1] * pip.radius and other.axis_ratio >= LIKE_PIP_ROUNDNESS * pip.axis_ratio:
+        if distance < 1.3 * half and _like_pip(other, pip):
             return None
     return half
 
@@ -1331,16 +1330,17 @@ def _linked_to_a_like_pip(field_: PipField, index: int, links: list[tuple[int, i
     ``LIKE_PIP_REACH``.)
     """
     pip = field_.pips[index]
+    return any(_like_pip(field_.pips[j if i == index else i], pip) for i, j, distance in links
+               if index in (i, j) and distance <= LIKE_PIP_REACH * _TWO_DIAGONAL)
+
+
+def _like_pip(other: Pip, pip: Pip) -> bool:
+    """Is ``other`` a pip like ``pip`` (a one's lone pip): as clear (:data:`LIKE_PIP_CONTRAST`),
+    as large (:data:`LIKE_PIP_RADII`) and as round (:data:`LIKE_PIP_ROUNDNESS`)?"""
     contrast = abs(pip.face_grey - pip.pip_grey)
-    for i, j, distance in links:
-        if index not in (i, j) or distance > LIKE_PIP_REACH * _TWO_DIAGONAL:
-            continue
-        other = field_.pips[j if i == index else i]
-        if abs(other.face_grey - other.pip_grey) >= LIKE_PIP_CONTRAST * contrast \
-                and LIKE_PIP_RADII[0] * pip.radius <= other.radius <= LIKE_PIP_RADII[1] * pip.radius \
-                and other.axis_ratio >= LIKE_PIP_ROUNDNESS * pip.axis_ratio:
-            return True
-    return False
+    return (abs(other.face_grey - other.pip_grey) >= LIKE_PIP_CONTRAST * contrast
+            and LIKE_PIP_RADII[0] * pip.radius <= other.radius <= LIKE_PIP_RADII[1] * pip.radius
+            and other.axis_ratio >= LIKE_PIP_ROUNDNESS * pip.axis_ratio)
 
 
 def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | None,
