@@ -490,6 +490,17 @@ OVERLAP_BELOW = 1.85
 #: :data:`COLOUR_JUMP` (one checker's colour varies with glare, but a checker half hidden under
 #: one of its own colour shows the same paint).
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
+#: Glare lights a glossy checker of a small stack (a lamp's spot, a window's reflection): a
+#: black one turns grey, a gold one nearly white, further from the one before than one stack's
+#: checkers may differ (:data:`COLOUR_JUMP`), so the chain stops before it.  Such a checker is
+#: still its stack's paint with white light added (:func:`calibration.colours.lit_distance`
+#: closer than this to the stack's median colour) and shows its whole rim
+#: (:func:`_lit_stack_ends`).  Flat synthetic seeds 5000-7999 (corners given): the three lit
+#: next checkers (6530, 7352, and the real fm-gold-b's under the glare spot) lie 0.7-4.4 from
+#: their stacks' paint lit and show 0.97-1.0 of their rims; the candidates beyond small stacks
+#: read right that are as far in colour and as near lit paint (3.1-28) show at most 0.81, but
+#: one, a facing stack's end (5581).
+LIT_END_JUMP = HIDDEN_END_JUMP
 #: Centres closer than this (radii) overlap so far that the checker lying on top hides the
 #: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
 #: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`, the level a checker on
@@ -1484,6 +1495,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         _without_tight_steps(candidates, chains, radius, threshold)
     _without_paint_ends(scorer, candidates, chains, centres, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
+    _lit_stack_ends(candidates, chains, radius, limit, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
@@ -1574,13 +1586,62 @@ def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stac
                 xs.extend(m + geometry.column_x(c) + offset for c in [side] + same)
                 ys.extend([y] * (1 + len(same)))
     if not groups:
-        return None
+        return _light_beyond_end(scorer, geometry, stacks, index)
     lightness = scorer.colour_at(np.array(xs, np.float32), np.array(ys, np.float32))[:, 0]
     lifts, start = [], 0
     for count in groups:
         lifts.append(float(lightness[start] - np.median(lightness[start + 1:start + 1 + count])))
         start += 1 + count
     return float(np.median(lifts))
+
+
+def _light_beyond_end(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stack],
+                      index: int) -> float | None:
+    """How much lighter (8-bit Lab lightness) the bare paint one stack step beyond point stack
+    ``stacks[index]``'s last checker, on its own point, is than the same paint at that height
+    on the bare points of that paint in its row (the median): :func:`_light_beside`'s measure
+    where the points beside the stack are covered at every one of its checkers' heights (a
+    row of stacks side by side).  None where that place is off the field, near the facing
+    stack, or no point of its paint is bare there.
+
+    >>> from calibration.geometry import BoardGeometry
+    >>> geometry = BoardGeometry.default(aspect=0.9)
+    >>> r, h = geometry.checker_radius, geometry.height
+    >>> stacks = [Stack("top", c) for c in range(12)] + [
+    ...     Stack("bottom", c, [(geometry.column_x(c), h - r * (1 + 2 * k)) for k in range(3)]
+    ...           if 2 <= c <= 4 else []) for c in range(12)]
+    >>> x, y = geometry.column_x(3), h - 7 * r
+    >>> def beyond(spot: int) -> float:   # a grey board, a patch of light or shade about x, y
+    ...     field = np.full((h, geometry.width, 3), 90, np.uint8)
+    ...     _ = cv2.circle(field, (int(x), int(y)), int(1.5 * r), spot, -1)
+    ...     scorer = RingScorer(cv2.GaussianBlur(field, (0, 0), 2.0), r)
+    ...     return _light_beyond_end(scorer, geometry, stacks, 15)
+    >>> beyond((150, 150, 150)) > 40, beyond((40, 40, 40)) < -40, beyond((90, 90, 90)) == 0
+    (True, True, True)
+    """
+    stack = stacks[index]
+    if not stack.centres:
+        return None
+    radius, m = scorer.radius, geometry.margin
+    by_point = {(s.row, s.column): s for s in stacks}
+    outward = 1.0 if stack.row == "top" else -1.0
+    x_end, y_end = max(stack.centres, key=lambda c: outward * c[1])
+    y = y_end + outward * 2 * radius
+    if not m + radius <= y <= m + geometry.height - radius:
+        return None
+    reach = BARE_REACH * radius
+    facing = by_point[("bottom" if stack.row == "top" else "top"), stack.column]
+    if any(abs(cy - y) <= reach for _, cy in facing.centres):
+        return None
+    same = [c for c in range(stack.column % 2, POINTS_PER_ROW, 2) if c != stack.column
+            and all(abs(cy - y) > reach for _, cy in by_point[stack.row, c].centres)]
+    if not same:
+        return None
+    offset = x_end - (m + geometry.column_x(stack.column))
+    xs = [x_end] + [m + geometry.column_x(c) + offset for c in same]
+    lightness = scorer.colour_at(np.array(xs, np.float32),
+                                 np.full(len(xs), y, np.float32))[:, 0]
+    return float(lightness[0] - np.median(lightness[1:]))
 
 
 def _ring_run(cand: _Candidates, radius: float, threshold: float, limit: float,
@@ -3662,6 +3723,68 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
                 chains[row, column] = ((chain or [last]) + [k], rival)
                 break
+
+
+def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
+                    height: int) -> None:
+    """Small stacks (at most :data:`FLAT_MOST`) whose next checker glare lights take it and
+    the ones after it (see :data:`LIT_END_JUMP`): one at a time, evenly spaced, clear of the
+    facing stack, each showing its whole rim (:data:`WHOLE_RIM`) and its far arc
+    (:data:`LONE_FAR_ARC`), each of the stack's paint lit by white light (closer than
+    :data:`LIT_END_JUMP`, :func:`calibration.colours.lit_distance`, to the median colour of
+    the stack as found), the first of them too far in colour from the stack's end for one
+    stack (:data:`COLOUR_JUMP`), which is why the chain stopped there.
+
+    >>> ys = np.float32([11, 34, 57])
+    >>> colours = np.float32([[40, 128, 128], [40, 128, 128], [135, 128, 128]])
+    >>> cand = _Candidates(ys, ys * 0, ys * 0, np.ones(3, np.float32), *(np.ones(3, np.float32),) * 2,
+    ...                    colours, np.ones(3, np.float32))
+    >>> chains = {("top", 0): ([0, 1], 0.0), ("bottom", 0): ([], 0.0)}
+    >>> _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, 11.5, 300.0, 320)
+    >>> chains[("top", 0)][0]   # black, black, then black greyed by glare
+    [0, 1, 2]
+    >>> cand.colours[2] = [140, 170, 160]   # a red one is no lit black
+    >>> chains = {("top", 0): ([0, 1], 0.0), ("bottom", 0): ([], 0.0)}
+    >>> _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, 11.5, 300.0, 320)
+    >>> chains[("top", 0)][0]
+    [0, 1]
+    """
+    # (Few stacks have a whole rim beyond their end that far in colour: plain Python until
+    # one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    whole, far_level = _f32(WHOLE_RIM), _f32(LONE_FAR_ARC)
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > FLAT_MOST:
+            continue
+        ys, full, far = cand.ys.tolist(), cand.full.tolist(), cand.far_arc.tolist()
+        last = chain[-1]
+        jumped = [k for k, y in enumerate(ys) if lo * radius <= y - ys[last] <= hi * radius
+                  and full[k] >= whole and cand.distances[last][k] >= COLOUR_JUMP]
+        if not jumped:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        paint = np.median(cand.colours[chain], axis=0)
+        grown = list(chain)
+        while len(grown) <= FLAT_MOST:
+            last = grown[-1]
+            beyond = [k for k, y in enumerate(ys)
+                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                      and y < facing - FACING_TOUCH * radius and full[k] >= whole
+                      and far[k] >= far_level
+                      and (len(grown) > len(chain) or cand.distances[last][k] >= COLOUR_JUMP)]
+            if len(grown) >= 2:
+                before = ys[last] - ys[grown[-2]]
+                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+            lit = [k for k in beyond if lit_distance(cand.colours[k], paint) < LIT_END_JUMP]
+            if not lit:
+                break
+            grown.append(max(lit, key=lambda k: full[k]))
+        if len(grown) > len(chain):
+            chains[row, column] = (grown, rival)
 
 
 def _without_dice(scorer: RingScorer, candidates: dict, chains: dict, radius: float) -> None:
