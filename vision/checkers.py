@@ -1495,6 +1495,7 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         _without_tight_steps(candidates, chains, radius, threshold)
     _without_paint_ends(scorer, candidates, chains, centres, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
+    _faint_ends_off_paint(scorer, candidates, chains, centres, radius, threshold, limit, h)
     _lit_stack_ends(candidates, chains, radius, limit, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
@@ -3722,6 +3723,61 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
                 continue
             if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
                 chains[row, column] = ((chain or [last]) + [k], rival)
+                break
+
+
+def _faint_ends_off_paint(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                          radius: float, threshold: float, limit: float, height: int) -> None:
+    """Small stacks (at most :data:`PAINT_END_MOST`) whose next checker's rim falls just short
+    of ``threshold`` take it when its colour is off its point's paint: a checker's rim there
+    steps clearly against the paint all along its far arc, where a neighbouring point's
+    checker touching its side, or blur, left gaps in its ring.
+
+    The candidate one stack step beyond the last checker (:data:`PAINT_END_STEPS`, evenly
+    spaced after the steps before), clear of the facing stack, must be of that checker's colour
+    (closer than :data:`SAME_PAINT`), show most of its rim (:data:`LONE_MOST_RIM`) and its far
+    arc (:data:`LONE_FAR_ARC`), lie :data:`OFF_PAINT` or more from the paint of the bare points
+    of its point's paint at its height (:func:`_paint_gap`), and its far arc must step in
+    lightness at its rim in every direction (:func:`_far_steps`, each at least
+    :data:`LONE_RIM_STEP`).
+    """
+    # (Few points qualify: plain Python until one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    most_rim, clear, far_level = _f32(LONE_MOST_RIM), _f32(threshold), _f32(LONE_FAR_ARC)
+    lightness = None
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > PAINT_END_MOST:
+            continue
+        ys, full, last = cand.ys.tolist(), cand.full.tolist(), chain[-1]
+        beyond = [k for k, y in enumerate(ys)
+                  if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                  and most_rim <= full[k] < clear and float(cand.far_arc[k]) >= far_level
+                  and cand.distances[last][k] < SAME_PAINT]
+        if len(chain) >= 2:
+            before = ys[last] - ys[chain[-2]]
+            beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+        if not beyond:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and not chains[row, c][0]]
+        if not siblings:
+            continue
+        if lightness is None:
+            lightness = scorer.lab[:, :, 0]
+        for k in sorted(beyond, key=lambda k: -full[k]):
+            if ys[k] >= facing - FACING_TOUCH * radius:
+                continue
+            if _paint_gap(scorer, cand, k, siblings, centres) < OFF_PAINT:
+                continue
+            steps = _far_steps(lightness, float(cand.px[k]), float(cand.py[k]), radius,
+                               row == "top")
+            if steps is not None and float(steps.min()) >= LONE_RIM_STEP:
+                chains[row, column] = (chain + [k], rival)
                 break
 
 
