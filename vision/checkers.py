@@ -495,11 +495,14 @@ HIDDEN_END_JUMP = COLOUR_JUMP / 2
 #: checkers may differ (:data:`COLOUR_JUMP`), so the chain stops before it.  Such a checker is
 #: still its stack's paint with white light added (:func:`calibration.colours.lit_distance`
 #: closer than this to the stack's median colour) and shows its whole rim
-#: (:func:`_lit_stack_ends`).  Flat synthetic seeds 5000-7999 (corners given): the three lit
-#: next checkers (6530, 7352, and the real fm-gold-b's under the glare spot) lie 0.7-4.4 from
-#: their stacks' paint lit and show 0.97-1.0 of their rims; the candidates beyond small stacks
-#: read right that are as far in colour and as near lit paint (3.1-28) show at most 0.81, but
-#: one, a facing stack's end (5581).
+#: (:func:`_lit_stack_ends`).  Flat synthetic seeds 0-7999 (corners given) and the real
+#: photos under every transform: the lit checkers so taken (black stacks 1796 top[2], 6530
+#: top[8], 7352 top[9]; the real fm-gold-b's bottom[8] under the lower right glare spot) lie
+#: 0.7-4.4 from their stack's paint lit and show 0.94-1.0 of their rims (the first of each).
+#: Over seeds 5000-7999, of the 150 other candidates one stack step beyond a small stack's
+#: end as far from it in colour (rim 0.7 or more), those within 20 of its paint lit show at
+#: most 0.81 of their rims and those showing 0.92 or more lie 25 or more from it (7082), but
+#: for two facing stacks' ends (5581, 7886: kept out by :data:`FACING_TOUCH`).
 LIT_END_JUMP = HIDDEN_END_JUMP
 #: Centres closer than this (radii) overlap so far that the checker lying on top hides the
 #: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
@@ -3740,6 +3743,14 @@ def _faint_ends_off_paint(scorer: RingScorer, candidates: dict, chains: dict, ce
     of its point's paint at its height (:func:`_paint_gap`), and its far arc must step in
     lightness at its rim in every direction (:func:`_far_steps`, each at least
     :data:`LONE_RIM_STEP`).
+
+    Flat synthetic seeds 5000-6999 and 7044 (corners given): of the candidates of a small
+    stack's colour one step beyond it with 0.75-0.81 of their rims, the checkers read short
+    (5677 bottom[4], 7044 top[8], red on dark and light paint) lie 76-89 off the paint and step
+    8.0-12.5 at least; another checker taken so, read right by the earlier stages, 97.5 and
+    3.8 (5338); the two that are no checkers 1.9 off the paint, stepping 1.4 at least (5963,
+    the bare point beyond a black checker on black), and 58 stepping 0.9 with 0.44 of its far
+    arc (5792, beyond a tall pile's end).
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
     lo, hi = PAINT_END_STEPS
