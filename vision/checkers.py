@@ -495,10 +495,14 @@ HIDDEN_END_JUMP = COLOUR_JUMP / 2
 #: checkers may differ (:data:`COLOUR_JUMP`), so the chain stops before it.  Such a checker is
 #: still its stack's paint with white light added (:func:`calibration.colours.lit_distance`
 #: closer than this to the stack's median colour) and shows its whole rim
-#: (:func:`_lit_stack_ends`).  Flat synthetic seeds 0-7999 (corners given) and the real
-#: photos under every transform: the lit checkers so taken (black stacks 1796 top[2], 6530
-#: top[8], 7352 top[9]; the real fm-gold-b's bottom[8] under the lower right glare spot) lie
-#: 0.7-4.4 from their stack's paint lit and show 0.94-1.0 of their rims (the first of each).
+#: (:func:`_lit_stack_ends`).  It must stay short of :data:`LIGHT_END` in lightness: lit
+#: toward white it could be the other player's checker, and the colours stage could not tell
+#: it either (the real fm-gold-b under the lower right glare spot: bottom[8]'s gold checkers
+#: lit to 214 and 241, so taken, left too few bare places beside bottom[7] to see the glare
+#: there, and bottom[7] was read white).  Flat synthetic seeds 0-7999 (corners given): the
+#: lit checkers taken (black stacks 1796 top[2], 6530 top[8], 7352 top[9]; lightness 132-140)
+#: lie 0.9-1.8 from their stack's paint lit and show 0.94-1.0 of their rims (the first of
+#: each; fm-gold-b's, 4.4 and 0.97).
 #: Over seeds 5000-7999, of the 150 other candidates one stack step beyond a small stack's
 #: end as far from it in colour (rim 0.7 or more), those within 20 of its paint lit show at
 #: most 0.81 of their rims and those showing 0.92 or more lie 25 or more from it (7082), but
@@ -1590,62 +1594,13 @@ def _light_beside(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stac
                 xs.extend(m + geometry.column_x(c) + offset for c in [side] + same)
                 ys.extend([y] * (1 + len(same)))
     if not groups:
-        return _light_beyond_end(scorer, geometry, stacks, index)
+        return None
     lightness = scorer.colour_at(np.array(xs, np.float32), np.array(ys, np.float32))[:, 0]
     lifts, start = [], 0
     for count in groups:
         lifts.append(float(lightness[start] - np.median(lightness[start + 1:start + 1 + count])))
         start += 1 + count
     return float(np.median(lifts))
-
-
-def _light_beyond_end(scorer: RingScorer, geometry: BoardGeometry, stacks: list[Stack],
-                      index: int) -> float | None:
-    """How much lighter (8-bit Lab lightness) the bare paint one stack step beyond point stack
-    ``stacks[index]``'s last checker, on its own point, is than the same paint at that height
-    on the bare points of that paint in its row (the median): :func:`_light_beside`'s measure
-    where the points beside the stack are covered at every one of its checkers' heights (a
-    row of stacks side by side).  None where that place is off the field, near the facing
-    stack, or no point of its paint is bare there.
-
-    >>> from calibration.geometry import BoardGeometry
-    >>> geometry = BoardGeometry.default(aspect=0.9)
-    >>> r, h = geometry.checker_radius, geometry.height
-    >>> stacks = [Stack("top", c) for c in range(12)] + [
-    ...     Stack("bottom", c, [(geometry.column_x(c), h - r * (1 + 2 * k)) for k in range(3)]
-    ...           if 2 <= c <= 4 else []) for c in range(12)]
-    >>> x, y = geometry.column_x(3), h - 7 * r
-    >>> def beyond(spot: int) -> float:   # a grey board, a patch of light or shade about x, y
-    ...     field = np.full((h, geometry.width, 3), 90, np.uint8)
-    ...     _ = cv2.circle(field, (int(x), int(y)), int(1.5 * r), spot, -1)
-    ...     scorer = RingScorer(cv2.GaussianBlur(field, (0, 0), 2.0), r)
-    ...     return _light_beyond_end(scorer, geometry, stacks, 15)
-    >>> beyond((150, 150, 150)) > 40, beyond((40, 40, 40)) < -40, beyond((90, 90, 90)) == 0
-    (True, True, True)
-    """
-    stack = stacks[index]
-    if not stack.centres:
-        return None
-    radius, m = scorer.radius, geometry.margin
-    by_point = {(s.row, s.column): s for s in stacks}
-    outward = 1.0 if stack.row == "top" else -1.0
-    x_end, y_end = max(stack.centres, key=lambda c: outward * c[1])
-    y = y_end + outward * 2 * radius
-    if not m + radius <= y <= m + geometry.height - radius:
-        return None
-    reach = BARE_REACH * radius
-    facing = by_point[("bottom" if stack.row == "top" else "top"), stack.column]
-    if any(abs(cy - y) <= reach for _, cy in facing.centres):
-        return None
-    same = [c for c in range(stack.column % 2, POINTS_PER_ROW, 2) if c != stack.column
-            and all(abs(cy - y) > reach for _, cy in by_point[stack.row, c].centres)]
-    if not same:
-        return None
-    offset = x_end - (m + geometry.column_x(stack.column))
-    xs = [x_end] + [m + geometry.column_x(c) + offset for c in same]
-    lightness = scorer.colour_at(np.array(xs, np.float32),
-                                 np.full(len(xs), y, np.float32))[:, 0]
-    return float(lightness[0] - np.median(lightness[1:]))
 
 
 def _ring_run(cand: _Candidates, radius: float, threshold: float, limit: float,
@@ -3799,8 +3754,8 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
     facing stack, each showing its whole rim (:data:`WHOLE_RIM`) and its far arc
     (:data:`LONE_FAR_ARC`), each of the stack's paint lit by white light (closer than
     :data:`LIT_END_JUMP`, :func:`calibration.colours.lit_distance`, to the median colour of
-    the stack as found), the first of them too far in colour from the stack's end for one
-    stack (:data:`COLOUR_JUMP`), which is why the chain stopped there.
+    the stack as found) short of :data:`LIGHT_END`, the first of them too far in colour from
+    the stack's end for one stack (:data:`COLOUR_JUMP`), which is why the chain stopped there.
 
     >>> ys = np.float32([11, 34, 57])
     >>> colours = np.float32([[40, 128, 128], [40, 128, 128], [135, 128, 128]])
@@ -3846,7 +3801,8 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
             if len(grown) >= 2:
                 before = ys[last] - ys[grown[-2]]
                 beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
-            lit = [k for k in beyond if lit_distance(cand.colours[k], paint) < LIT_END_JUMP]
+            lit = [k for k in beyond if float(cand.colours[k][0]) < LIGHT_END
+                   and lit_distance(cand.colours[k], paint) < LIT_END_JUMP]
             if not lit:
                 break
             grown.append(max(lit, key=lambda k: full[k]))
