@@ -491,7 +491,7 @@ OVERLAP_BELOW = 1.85
 #: one of its own colour shows the same paint).
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
 #: Glare lights a glossy checker of a small stack (a lamp's spot, a window's reflection): a
-#: black one turns grey, a gold one nearly white, further from the one before than one stack's
+#: black one turns grey, a gold one pale, further from the one before than one stack's
 #: checkers may differ (:data:`COLOUR_JUMP`), so the chain stops before it.  Such a checker is
 #: still its stack's paint with white light added (:func:`calibration.colours.lit_distance`
 #: closer than this to the stack's median colour) and shows its whole rim
@@ -3759,8 +3759,8 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
 
     >>> ys = np.float32([11, 34, 57])
     >>> colours = np.float32([[40, 128, 128], [40, 128, 128], [135, 128, 128]])
-    >>> cand = _Candidates(ys, ys * 0, ys * 0, np.ones(3, np.float32), *(np.ones(3, np.float32),) * 2,
-    ...                    colours, np.ones(3, np.float32))
+    >>> one = np.ones(3, np.float32)
+    >>> cand = _Candidates(ys, ys * 0, ys * 0, one, one, one, colours, one)
     >>> chains = {("top", 0): ([0, 1], 0.0), ("bottom", 0): ([], 0.0)}
     >>> _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, 11.5, 300.0, 320)
     >>> chains[("top", 0)][0]   # black, black, then black greyed by glare
