@@ -155,7 +155,7 @@ def _small_stack_lit_at_its_end(third: tuple[int, int, int]) -> tuple[list[int],
 def test_a_small_stack_s_checker_lit_grey_by_glare_is_counted():
     # A black checker lit grey is too far in colour from the one before for one stack's chain,
     # but it is that black lit by white light, and its rim is whole.
-    assert _small_stack_lit_at_its_end((140, 140, 140)) == ([0, 1], [0, 1, 2])
+    assert _small_stack_lit_at_its_end((130, 130, 130)) == ([0, 1], [0, 1, 2])
     # A red one is no black lit: glare pales a colour, it gives none.
     assert _small_stack_lit_at_its_end((60, 60, 190)) == ([0, 1], [0, 1])
 
