@@ -490,6 +490,24 @@ OVERLAP_BELOW = 1.85
 #: :data:`COLOUR_JUMP` (one checker's colour varies with glare, but a checker half hidden under
 #: one of its own colour shows the same paint).
 HIDDEN_END_JUMP = COLOUR_JUMP / 2
+#: Glare lights a glossy checker of a small stack (a lamp's spot, a window's reflection): a
+#: black one turns grey, a gold one pale, further from the one before than one stack's
+#: checkers may differ (:data:`COLOUR_JUMP`), so the chain stops before it.  Such a checker is
+#: still its stack's paint with white light added (:func:`calibration.colours.lit_distance`
+#: closer than this to the stack's median colour) and shows its whole rim
+#: (:func:`_lit_stack_ends`).  It must stay short of :data:`LIGHT_END` in lightness: lit
+#: toward white it could be the other player's checker, and the colours stage could not tell
+#: it either (the real fm-gold-b under the lower right glare spot: bottom[8]'s gold checkers
+#: lit to 214 and 241, so taken, left too few bare places beside bottom[7] to see the glare
+#: there, and bottom[7] was read white).  Flat synthetic seeds 0-7999 (corners given): the
+#: lit checkers taken (black stacks 1796 top[2], 6530 top[8], 7352 top[9]; lightness 132-140)
+#: lie 0.9-1.8 from their stack's paint lit and show 0.94-1.0 of their rims (the first of
+#: each; fm-gold-b's, 4.4 and 0.97).
+#: Over seeds 5000-7999, of the 150 other candidates one stack step beyond a small stack's
+#: end as far from it in colour (rim 0.7 or more), those within 20 of its paint lit show at
+#: most 0.81 of their rims and those showing 0.92 or more lie 25 or more from it (7082), but
+#: for two facing stacks' ends (5581, 7886: kept out by :data:`FACING_TOUCH`).
+LIT_END_JUMP = HIDDEN_END_JUMP
 #: Centres closer than this (radii) overlap so far that the checker lying on top hides the
 #: other's rim across the whole arc toward it (its own rim runs well inside the ring there):
 #: the checker underneath cannot show a whole rim (:data:`WHOLE_RIM`, the level a checker on
@@ -1484,6 +1502,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
         _without_tight_steps(candidates, chains, radius, threshold)
     _without_paint_ends(scorer, candidates, chains, centres, radius, threshold)
     _settle_lone(scorer, candidates, chains, centres, radius, threshold, limit, first_min, h)
+    _faint_ends_off_paint(scorer, candidates, chains, centres, radius, threshold, limit, h)
+    _lit_stack_ends(candidates, chains, radius, limit, h)
     _without_dice(scorer, candidates, chains, radius)
     _paint_stack_ends(scorer, candidates, chains, radius, threshold, limit, first_min, h)
     _clipped_stack_ends(scorer, candidates, chains, radius, threshold, limit, h)
@@ -3662,6 +3682,132 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
                 chains[row, column] = ((chain or [last]) + [k], rival)
                 break
+
+
+def _faint_ends_off_paint(scorer: RingScorer, candidates: dict, chains: dict, centres: dict,
+                          radius: float, threshold: float, limit: float, height: int) -> None:
+    """Small stacks (at most :data:`PAINT_END_MOST`) whose next checker's rim falls just short
+    of ``threshold`` take it when its colour is off its point's paint: a checker's rim there
+    steps clearly against the paint all along its far arc, where a neighbouring point's
+    checker touching its side, or blur, left gaps in its ring.
+
+    The candidate one stack step beyond the last checker (:data:`PAINT_END_STEPS`, evenly
+    spaced after the steps before), clear of the facing stack, must be of that checker's colour
+    (closer than :data:`SAME_PAINT`), show most of its rim (:data:`LONE_MOST_RIM`) and its far
+    arc (:data:`LONE_FAR_ARC`), lie :data:`OFF_PAINT` or more from the paint of the bare points
+    of its point's paint at its height (:func:`_paint_gap`), and its far arc must step in
+    lightness at its rim in every direction (:func:`_far_steps`, each at least
+    :data:`LONE_RIM_STEP`).
+
+    Flat synthetic seeds 5000-6999 and 7044 (corners given): of the candidates of a small
+    stack's colour one step beyond it with 0.75-0.81 of their rims, the checkers read short
+    (5677 bottom[4], 7044 top[8], red on dark and light paint) lie 76-89 off the paint and step
+    8.0-12.5 at least; another checker taken so, read right by the earlier stages, 97.5 and
+    3.8 (5338); the two that are no checkers 1.9 off the paint, stepping 1.4 at least (5963,
+    the bare point beyond a black checker on black), and 58 stepping 0.9 with 0.44 of its far
+    arc (5792, beyond a tall pile's end).
+    """
+    # (Few points qualify: plain Python until one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    most_rim, clear, far_level = _f32(LONE_MOST_RIM), _f32(threshold), _f32(LONE_FAR_ARC)
+    lightness = None
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > PAINT_END_MOST:
+            continue
+        ys, full, last = cand.ys.tolist(), cand.full.tolist(), chain[-1]
+        beyond = [k for k, y in enumerate(ys)
+                  if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                  and most_rim <= full[k] < clear and float(cand.far_arc[k]) >= far_level
+                  and cand.distances[last][k] < SAME_PAINT]
+        if len(chain) >= 2:
+            before = ys[last] - ys[chain[-2]]
+            beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+        if not beyond:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
+                    if c != column and not chains[row, c][0]]
+        if not siblings:
+            continue
+        if lightness is None:
+            lightness = scorer.lab[:, :, 0]
+        for k in sorted(beyond, key=lambda k: -full[k]):
+            if ys[k] >= facing - FACING_TOUCH * radius:
+                continue
+            if _paint_gap(scorer, cand, k, siblings, centres) < OFF_PAINT:
+                continue
+            steps = _far_steps(lightness, float(cand.px[k]), float(cand.py[k]), radius,
+                               row == "top")
+            if steps is not None and float(steps.min()) >= LONE_RIM_STEP:
+                chains[row, column] = (chain + [k], rival)
+                break
+
+
+def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
+                    height: int) -> None:
+    """Small stacks (at most :data:`FLAT_MOST`) whose next checker glare lights take it and
+    the ones after it (see :data:`LIT_END_JUMP`): one at a time, evenly spaced, clear of the
+    facing stack, each showing its whole rim (:data:`WHOLE_RIM`) and its far arc
+    (:data:`LONE_FAR_ARC`), each of the stack's paint lit by white light (closer than
+    :data:`LIT_END_JUMP`, :func:`calibration.colours.lit_distance`, to the median colour of
+    the stack as found) short of :data:`LIGHT_END`, the first of them too far in colour from
+    the stack's end for one stack (:data:`COLOUR_JUMP`), which is why the chain stopped there.
+
+    >>> ys = np.float32([11, 34, 57])
+    >>> colours = np.float32([[40, 128, 128], [40, 128, 128], [135, 128, 128]])
+    >>> one = np.ones(3, np.float32)
+    >>> cand = _Candidates(ys, ys * 0, ys * 0, one, one, one, colours, one)
+    >>> chains = {("top", 0): ([0, 1], 0.0), ("bottom", 0): ([], 0.0)}
+    >>> _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, 11.5, 300.0, 320)
+    >>> chains[("top", 0)][0]   # black, black, then black greyed by glare
+    [0, 1, 2]
+    >>> cand.colours[2] = [140, 170, 160]   # a red one is no lit black
+    >>> chains = {("top", 0): ([0, 1], 0.0), ("bottom", 0): ([], 0.0)}
+    >>> _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, 11.5, 300.0, 320)
+    >>> chains[("top", 0)][0]
+    [0, 1]
+    """
+    # (Few stacks have a whole rim beyond their end that far in colour: plain Python until
+    # one does; this runs on every read.)
+    lo, hi = PAINT_END_STEPS
+    whole, far_level = _f32(WHOLE_RIM), _f32(LONE_FAR_ARC)
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if not chain or len(chain) > FLAT_MOST:
+            continue
+        ys, full, far = cand.ys.tolist(), cand.full.tolist(), cand.far_arc.tolist()
+        last = chain[-1]
+        jumped = [k for k, y in enumerate(ys) if lo * radius <= y - ys[last] <= hi * radius
+                  and full[k] >= whole and cand.distances[last][k] >= COLOUR_JUMP]
+        if not jumped:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
+                  if facing_chain else float("inf"))
+        paint = np.median(cand.colours[chain], axis=0)
+        grown = list(chain)
+        while len(grown) <= FLAT_MOST:
+            last = grown[-1]
+            beyond = [k for k, y in enumerate(ys)
+                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
+                      and y < facing - FACING_TOUCH * radius and full[k] >= whole
+                      and far[k] >= far_level
+                      and (len(grown) > len(chain) or cand.distances[last][k] >= COLOUR_JUMP)]
+            if len(grown) >= 2:
+                before = ys[last] - ys[grown[-2]]
+                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
+            lit = [k for k in beyond if float(cand.colours[k][0]) < LIGHT_END
+                   and lit_distance(cand.colours[k], paint) < LIT_END_JUMP]
+            if not lit:
+                break
+            grown.append(max(lit, key=lambda k: full[k]))
+        if len(grown) > len(chain):
+            chains[row, column] = (grown, rival)
 
 
 def _without_dice(scorer: RingScorer, candidates: dict, chains: dict, radius: float) -> None:

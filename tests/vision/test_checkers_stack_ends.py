@@ -14,6 +14,7 @@ The candidates below are what the chain search saw on that point (rounded to two
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from checker_frames import assert_hard_frame_counts_read
 
 from vision.checkers import COVERAGE_THRESHOLD, _chain
@@ -88,3 +89,14 @@ def test_a_last_checker_beyond_touching_reach_needs_its_whole_rim():
 def test_hard_frame_with_a_blurred_touching_three_reads_right():
     """Held-out hard seed 1211: a blue 3 on a felt board, blurred (read empty)."""
     assert_hard_frame_counts_read(1211, 3)
+
+
+@pytest.mark.parametrize("seed, point", [
+    (5677, ("bottom", 4)),  # red 2 on a dark point, the second's rim gapped by blur and grain
+    (7044, ("top", 8)),  # red 2 on a light point, the next point's red stack touching its side
+])
+def test_a_small_stack_s_faint_end_off_its_paint_is_counted(seed, point):
+    # The second checker shows 26 of the 32 ring directions (the threshold asks 27) but steps
+    # clearly against its point's paint all along its far arc
+    # (vision.checkers._faint_ends_off_paint): read red 1 before.
+    assert_hard_frame_counts_read(seed, 2)

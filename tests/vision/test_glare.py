@@ -15,12 +15,12 @@ import pytest
 
 from checker_frames import (
     POINTS_CENTRE as CENTRE, POINTS_COLUMN as COLUMN, POINTS_GEOMETRY as GEOMETRY,
-    POINTS_RADIUS as RADIUS, painted_points, with_disc,
+    POINTS_RADIUS as RADIUS, drawn_column, painted_points, with_disc,
 )
 from vision.augment import from_linear, to_linear
 from vision.checkers import (
-    LONE_RIM_STEP, OFF_PAINT, SAME_PAINT, _Candidates, _far_step, _paint_gap, _paint_lone,
-    find_checkers,
+    COVERAGE_THRESHOLD, FAR_REACH, LONE_RIM_STEP, OFF_PAINT, SAME_PAINT, _Candidates, _far_step,
+    _lit_stack_ends, _paint_gap, _paint_lone, find_checkers,
 )
 from vision.evaluate import load_real, real_dir
 from vision.reader import BoardReader, rectify
@@ -135,3 +135,38 @@ def test_real_bare_bases_under_glare_read_empty(photo, column):
         frame["image"], frame["corners"])
     assert frame["truth"].bottom[column] is None
     assert BoardReader().read(image, corners=corners).bottom[column] is None
+
+
+def _small_stack_lit_at_its_end(third: tuple[int, int, int]) -> tuple[list[int], list[int]]:
+    """Three black discs touching down a drawn column, the third painted ``third``: the chain
+    found over them, and the stack after :func:`vision.checkers._lit_stack_ends`."""
+    radius, height_r = 12.0, 24
+    black = (40, 40, 40)
+    _, cand = drawn_column([1.05, 3.1, 5.15], radius, height_r, 60, (150, 170, 190), black,
+                           (20, 20, 20), fills=[black, black, third])
+    limit = (height_r - FAR_REACH) * radius
+    chain, rival = cand.chain(radius, COVERAGE_THRESHOLD, limit)
+    chains = {("top", 0): (chain, rival), ("bottom", 0): ([], 0.0)}
+    _lit_stack_ends({("top", 0): cand, ("bottom", 0): cand}, chains, radius, limit,
+                    int(height_r * radius))
+    return chain, chains["top", 0][0]
+
+
+def test_a_small_stack_s_checker_lit_grey_by_glare_is_counted():
+    # A black checker lit grey is too far in colour from the one before for one stack's chain,
+    # but it is that black lit by white light, and its rim is whole.
+    assert _small_stack_lit_at_its_end((130, 130, 130)) == ([0, 1], [0, 1, 2])
+    # A red one is no black lit: glare pales a colour, it gives none.
+    assert _small_stack_lit_at_its_end((60, 60, 190)) == ([0, 1], [0, 1])
+
+
+@pytest.mark.parametrize("seed, row, column, count", [
+    (6530, "top", 8, 3),  # glare over the upper right quarter lights the third one grey
+    (7352, "top", 9, 2),  # glare over the upper right quarter lights the second one grey
+])
+def test_hard_renders_small_black_stacks_lit_grey_are_counted(seed, row, column, count):
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
+    truth = getattr(scene.truth, row)[column]
+    assert (truth.colour, truth.count) == ("black", count)
+    reading = getattr(BoardReader().read(scene.image, corners=scene.corners), row)[column]
+    assert (reading.colour, reading.count) == ("black", count)
