@@ -11,10 +11,13 @@ tall stack).  Bar checkers are found the same way along the bar's axis.
 
 A tall overlapped stack rings all along its straight sides, so how many checkers it holds is
 told by the rhythm of its rims (the edge profile along its axis repeats once per checker), not
-by how many fitted rings score well.  A stack may run up to the facing edge (fifteen
-overlapped); the checkers both facing points claim belong to the side from which the pile
-lies the usual way (each checker on the one before, from the base at the edge outward: seen
-from the facing edge each lies under the one before), else to the longer stack.
+by how many fitted rings score well; a chain that stops where the ring map proposed no
+candidate for a faint crescent, its last checker short of a whole rim (another lies on it),
+is carried on at that rhythm to the top it still runs to (:func:`_rhythm_top`).  A stack may
+run up to the facing edge (fifteen overlapped); the checkers both facing points claim
+belong to the side from which the pile lies the usual way (each checker on the one before,
+from the base at the edge outward: seen from the facing edge each lies under the one
+before), else to the longer stack.
 
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
