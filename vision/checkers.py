@@ -11,10 +11,13 @@ tall stack).  Bar checkers are found the same way along the bar's axis.
 
 A tall overlapped stack rings all along its straight sides, so how many checkers it holds is
 told by the rhythm of its rims (the edge profile along its axis repeats once per checker), not
-by how many fitted rings score well.  A stack may run up to the facing edge (fifteen
-overlapped); the checkers both facing points claim belong to the side from which the pile
-lies the usual way (each checker on the one before, from the base at the edge outward: seen
-from the facing edge each lies under the one before), else to the longer stack.
+by how many fitted rings score well; a chain that stops where the ring map proposed no
+candidate for a faint crescent, its last checker short of a whole rim (another lies on it),
+is carried on at that rhythm to the top it still runs to (:func:`_rhythm_top`).  A stack may
+run up to the facing edge (fifteen overlapped); the checkers both facing points claim
+belong to the side from which the pile lies the usual way (each checker on the one before,
+from the base at the edge outward: seen from the facing edge each lies under the one
+before), else to the longer stack.
 
 An empty point's base (the wide end of its triangle against the edge) rings like a checker on
 most of the ring; only toward the point's tip does the ring cross the triangle's plain inside.
@@ -450,6 +453,24 @@ PERIOD_TIGHT = 0.15
 #: nothing else.
 EDGE_BASE_LEAST = BLURRED_LEAST
 EDGE_BASE_OFF = 1.5
+#: A tall chain (:data:`RHYTHM_TOP_LEAST` or more) agreeing with a clear rhythm of its rims,
+#: its last checker short of a whole rim, is carried on to a top further out that the rhythm
+#: still runs to (:func:`_rhythm_top`): the rhythm from the base to that top keeps its step
+#: within :data:`RHYTHM_TOP_STEP` of the chain's, and every checker placed shows
+#: :data:`MEMBER_FLOOR` of its rim (one in the middle :data:`BLURRED_FLOOR`).  Solid seeds 0-499
+#: (corners given): it mends 112's white 8 (read 7), 383's black 14 (read 12) and 429's black 12
+#: on dark red paint (read 8); their chains' last checkers showed 0.75-0.84 of their rims, the
+#: rhythm from base to top 0.69-0.73 clear and within 0.003 of the chain's step, the weakest
+#: checker placed 0.57 (the one dimmed), the next 0.70.  Flat seeds 0-7999: it carries only
+#: 6443's white 11 under glare from 9 to 10.  Without the whole-rim test it also carried four
+#: white piles read right past their tops (flat 2361, 3162, 3877, 4985: their last checkers
+#: showed 1.0 all round).  Of the tops weighed on solid that would read a pile wrong though
+#: the checkers placed pass (20, 141, 153, 179, 218, 275, 370, 403), each ends a chain whose
+#: last checker shows 0.93-1.0, and each fails one more test besides (a top short of the
+#: threshold, off the rhythm's whole steps, or a fainter rhythm); the nearest step to the
+#: chain's among them came 0.024 off (153).
+RHYTHM_TOP_LEAST = BLURRED_LEAST
+RHYTHM_TOP_STEP = 0.02
 #: A referee must not take a pile the reader could not count for an empty point or a short
 #: stack.  The ring map proposes a candidate near each checker of a pile however faint its
 #: rims (each shows its rim but for the far arc the next one hides): a walk of at least
@@ -1492,6 +1513,8 @@ def find_checkers(field: np.ndarray, geometry: BoardGeometry,
             scorer, cand, chains[row, column][0], row == "top", radius, threshold, first_min)
         if based is not None:
             chains[row, column] = (based, chains[row, column][1])
+    if not layered:
+        _rhythm_tops(scorer, candidates, chains, radius, threshold, limit, h)
     _without_stray_ends(candidates, chains, radius, h)
     for column in range(POINTS_PER_ROW):
         _share_column(candidates, chains, column, radius, threshold, h, first_min)
@@ -3140,6 +3163,91 @@ def _with_edge_base(scorer: RingScorer, cand: _Candidates, chain: list[int], edg
     added = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
                      ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc), colour_at=(xs, ys))
     return [base] + list(range(added, added + n - 2)) + [last]
+
+
+def _rhythm_tops(scorer: RingScorer, candidates: dict, chains: dict, radius: float,
+                 threshold: float, limit: float, height: int) -> None:
+    """Tall chains that agree with a clear rhythm of their rims carried on, at that rhythm,
+    to the furthest top further out that the rhythm still runs to (:func:`_rhythm_top`).
+    The pile stays clear of the facing stack (:data:`FACING_TOUCH`)."""
+    for (row, column), cand in candidates.items():
+        chain, rival = chains[row, column]
+        if len(chain) < RHYTHM_TOP_LEAST:
+            continue
+        other = "bottom" if row == "top" else "top"
+        facing_chain = chains[other, column][0]
+        reach = min(limit, height - float(candidates[other, column].ys[facing_chain].max())
+                    - FACING_TOUCH * radius if facing_chain else limit)
+        top = _rhythm_top(scorer, cand, chain, row == "top", radius, threshold, reach)
+        if top is not None:
+            chains[row, column] = (top, rival)
+
+
+def _rhythm_top(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
+                radius: float, threshold: float, reach: float) -> list[int] | None:
+    """A tall pile whose chain stops short of its top, carried on to that top: ``chain`` (of
+    at least :data:`RHYTHM_TOP_LEAST`) with more checkers, evenly spaced from its base to a
+    candidate further out (added to ``cand``), or ``None``.
+
+    Dark checkers on dark paint, seen at a slant, show faint crescents: the ring map may
+    propose no candidate a step or two past some checker of the pile, and the chain stops
+    there though its rims go on repeating.  When the chain's last checker does not show its
+    whole rim (:data:`WHOLE_RIM`: a checker lies on it), its rims repeat clearly
+    (:data:`PERIOD_CLEAR`) and its count agrees with their rhythm (:data:`PERIOD_WHOLE`), its
+    top is the furthest candidate within ``reach`` that lies a whole number of those steps from
+    the base (:data:`PERIOD_WHOLE`, fifteen checkers at most), has the base's colour
+    (:data:`COLOUR_JUMP`) and shows a clear rim (the threshold's share all round, or but for
+    the arc one neighbour hides), where the rhythm from the base to it is as clear and the
+    same step (:data:`RHYTHM_TOP_STEP`), and every checker placed between shows at least
+    :data:`MEMBER_FLOOR` of its rim (one in the middle down to :data:`BLURRED_FLOOR`, of the
+    pile's paint, as in a whole-stack model: see :func:`_blurred_member`).
+    """
+    if len(chain) < RHYTHM_TOP_LEAST:
+        return None
+    order = sorted(chain, key=lambda i: float(cand.ys[i]))
+    first, last = order[0], order[-1]
+    if cand.full[last] >= WHOLE_RIM:
+        return None  # nothing lies on it: the pile's top
+    x = float(np.median(cand.px[order]))
+    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]), radius)
+    if step <= 0 or clear < PERIOD_CLEAR:
+        return None
+    lean = 0.0
+    if cand.lean is not None and step < 2 * radius:
+        sign = 1.0 if edge_up else -1.0
+        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
+                                      sign)[1]
+    if abs((float(cand.ys[last] - cand.ys[first]) - lean) / step + 1 - len(chain)) \
+            > PERIOD_WHOLE:
+        return None
+    steps = (cand.ys - cand.ys[first] - np.float32(lean)) / np.float32(step)
+    best_any = np.maximum(cand.full, np.maximum(cand.no_far, cand.no_near))
+    fits = ((cand.ys > cand.ys[last] + np.float32(0.5 * step)) & (cand.ys <= reach)
+            & (np.rint(steps) + 1 > len(chain)) & (steps <= 14 + PERIOD_WHOLE)
+            & (np.abs(steps - np.rint(steps)) <= PERIOD_WHOLE) & (best_any >= threshold)
+            & np.array(cand.close[first], bool))
+    for top in sorted(np.flatnonzero(fits).tolist(), key=lambda i: -float(cand.ys[i])):
+        n = int(np.rint(steps[top])) + 1
+        further, further_clear = _rhythm(scorer, x, float(cand.py[first]),
+                                         float(cand.py[top]), radius)
+        if further_clear < PERIOD_CLEAR or abs(further - step) > RHYTHM_TOP_STEP * step:
+            continue
+        xs, ys, dist = (v[1:-1] for v in _pile_centres(cand, first, top, n, edge_up, radius))
+        full, no_far, no_near, far_arc = scorer.coverage(xs, ys, edge_up)
+        # (As in a whole-stack model, one crescent in the middle may be dimmed: see
+        # BLURRED_LEAST.)
+        placed = np.maximum(full, np.maximum(no_far, no_near))
+        dimmed = _blurred_member(np.concatenate(([best_any[first]], placed, [best_any[top]])),
+                                 True)
+        if dimmed is None or not _of_its_stack(
+                weighted(scorer.colour_at(np.concatenate(([cand.px[first]], xs)),
+                                          np.concatenate(([cand.py[first]], ys)))), dimmed):
+            continue
+        base = cand.add(scorer, dist.astype(cand.ys.dtype), xs.astype(cand.px.dtype),
+                        ys.astype(cand.py.dtype), (full, no_far, no_near, far_arc),
+                        colour_at=(xs, ys))
+        return [first] + list(range(base, base + n - 2)) + [top]
+    return None
 
 
 def _rhythm_end(cand: _Candidates, first: int, step: float, radius: float) -> int | None:

@@ -97,6 +97,21 @@ def test_solid_piles_read_from_their_base_to_their_top(seed: int, point: tuple[s
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed, point, count", [
+    (429, ("bottom", 0), 12),   # black 12 on dark red paint read 8
+    (383, ("bottom", 7), 14),   # black 14 read 12
+    (112, ("top", 0), 8),       # white 8 read 7
+])
+def test_solid_piles_carried_on_at_their_rhythm_to_their_top(seed: int, point: tuple[str, int],
+                                                            count: int):
+    """Development solid seeds whose chain stopped short of its pile's top where the ring map
+    proposed no candidate for a faint crescent, though the rims go on repeating: carried on at
+    the chain's clear rhythm to the furthest whole top the rhythm still runs to
+    (:func:`vision.checkers._rhythm_top`), each is read right."""
+    assert_solid_point_read(seed, point, count)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, tallest", [(3672, 15), (6971, 8)])
 def test_hard_frames_with_a_pile_fitted_off_its_base_read_right(seed: int, tallest: int):
     """Development seeds 3672 (a black 15 read 14) and 6971 (a white 8 read 7): each fit began
