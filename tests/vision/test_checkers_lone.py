@@ -176,6 +176,26 @@ def test_hard_renders_faint_lone_checkers_of_their_points_paint(seed, row, colum
     test_hard_renders_lone_decisions(seed, row, column, count)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, row, column, count", [
+    # red checkers on the tournament set's red points: their groove a clear far line, their
+    # shadow beyond them keeping the cream border there dark, so that their lightness less
+    # their bare siblings' steps down across the rim rather than dipping there
+    (7335, "bottom", 4, 1),
+    (7026, "bottom", 2, 1),  # ... and it steps in colour a little less than LONE_RIM_STEP
+    (1838, "bottom", 10, 1),  # ... short of most of a rim all round (OWN_LINE_FAINT)
+    # the bare base of its point's paint whose far line comes nearest (4.87, beyond its
+    # siblings' 4.66; a walnut board)
+    (2624, "bottom", 6, 0),
+])
+def test_hard_renders_lone_checkers_of_their_points_paint_by_a_line_their_siblings_lack(
+        seed, row, column, count):
+    """See :func:`vision.checkers._line_siblings_lack`: the line is compared with the bare
+    siblings' two ways, profile less profile and line less line."""
+    test_hard_renders_lone_decisions(seed, row, column, count)
+
+
+
 # --- lone readings of the point's own paint -------------------------------------------------
 
 CLARET, CLARET_RIM = (40, 40, 150), (30, 30, 118)
