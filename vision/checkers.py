@@ -202,6 +202,21 @@ LONE_RAMP_SHORT = 0.1
 #: 0.76 or more (1826); held seed 5723's glare-lit cream base (blurred), read as a white
 #: checker, 0.43 (the bare bases so far: 0.81 and more, all refused by other tests).
 LONE_COLOUR_STEP = 0.6
+#: A lone reading clear of the facing stack whose middle has a colour of its own (at least
+#: :data:`OFF_PAINT` from its point's paint, and not that paint lit by glare) is a checker whose
+#: face meets the paint at its rim: its far arc steps in colour (:func:`_far_step` of Lab).  One
+#: that steps less than :data:`OWN_COLOUR_STEP` there is a bare base that glare or shade took
+#: off its paint (see :func:`_paint_lone`).  Flat 0-7999 (corners given), the readings of a
+#: colour of its own: the 27341 of lone checkers step 2.07 or more (4153 top[7], black on
+#: blue-white; 3367 bottom[2] 2.20); the bare bases 0.57 (6198 top[3]: a green-cork red point
+#: washed pale by glare, read as a red checker), 1.46 (2417 bottom[1], emptied by another test
+#: already), 2.05 (4212 top[8], read as a blue checker: not told by this) and more.  Only
+#: readings not of a colour seen on a stack of two or more are looked at (those are players'
+#: colours, and looking no further keeps the read cheap; 6198's pale red is 28 from the
+#: nearest): solid seed 119 top[6], a lone checker seen at a slant whose far arc shows its side,
+#: steps -0.71 but has its player's stacked colour (0.2 from it).  A lone checker seen so whose
+#: colour no stack shows would be lost.
+OWN_COLOUR_STEP = 1.0
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -3409,6 +3424,9 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     the real photos under every transform: the 2417 lone checkers lit paint could make (white
     ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's glare-lit navy base under
     the lower right glare spot, 0.44 with a line of -12.7.
+
+    A reading of a colour of its own is a checker only where its far arc steps in colour
+    (:data:`OWN_COLOUR_STEP`): its face meets the paint at its rim.
     """
     if not readings:
         return []
@@ -3430,12 +3448,19 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
         cand = candidates[point]
-        if gap >= OFF_PAINT and (of_player or not _lit_paint(
-                cand.colours[j], colours[start - len(siblings):start], colour[0],
-                statistics.median(p[0] for p in paint))):
-            continue  # a colour of its own
+        if gap >= OFF_PAINT and of_player:
+            continue  # a player's colour
+        own_colour = gap >= OFF_PAINT and not _lit_paint(
+            cand.colours[j], colours[start - len(siblings):start], colour[0],
+            statistics.median(p[0] for p in paint))
         sampled = _far_samples(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
                                point[0] == "top")
+        if own_colour:
+            # A colour of its own, but a checker's face meets the paint at its rim: glare
+            # washing a base off its paint shows no step there (see OWN_COLOUR_STEP).
+            if sampled is not None and _sampled_step(sampled, radius) < OWN_COLOUR_STEP:
+                empty.append(point)
+            continue
         if sampled is None:  # (no far arc in the image: no rim there)
             empty.append(point)
             continue
