@@ -271,9 +271,9 @@ RIM_NOT_RAMP = 0.0
 #: point read empty, of its point's paint: none of the 43485 on bare bases shows a line of 5;
 #: those that get this far (27) show the smaller of the line and the line beyond their
 #: siblings' at 2.19 at most (2894 top[1]); the tournament set's red checkers on red points
-#: whose shadow beyond them hid the line from the first comparison, now taken, 7.98 (7026
-#: bottom[2], which steps in colour 1.96, 0.92 of its lightness step) and 13.55 (7335
-#: bottom[4]).
+#: whose shadow beyond them hid the line from the first comparison, now taken, 7.62 (6348
+#: bottom[10]) to 13.55 (7335 bottom[4]; 7026 bottom[2], 7.98, steps in colour 1.96, 0.92 of
+#: its lightness step).
 LONE_OWN_LINE = 5.0
 #: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of its
 #: point's paint whose rim is fainter still: short of :data:`LONE_MOST_RIM` all round (down to
@@ -298,13 +298,13 @@ OWN_LINE_FAINT = 6.5
 #: :func:`_line_siblings_lack` compares a candidate's far line with its bare siblings' lines
 #: only where its face just inside the rim has their lightness there, within this many 8-bit
 #: Lab units: it stands for a checker of the paint.  The lone checkers of their point's paint
-#: it takes on flat 0-7999 (corners given): -2.4 to 5.1 (1838 bottom[10], 7026 bottom[2]; 6348
-#: bottom[10], -9.7, and 5739 bottom[11], a black checker lighter than fm-tan's black paint by
-#: 16, are left to be read empty as before); the real photos under every transform, the small
-#: die on fm-gold-b's navy top[9] (defocused, blurred by motion, far and soft) 24 to 28
-#: lighter, and start-red-black's top[9] at 500 px, with noise or from a seat (a candidate two
-#: radii out, dark where its siblings are light) 56 to 60 darker.
-FACE_AS_SIBLINGS = 8.0
+#: it takes on flat 0-7999 (corners given): -9.7 (6348 bottom[10]) to 5.1 (7026 bottom[2]; 1838
+#: bottom[10] -2.4, 7335 bottom[4] 1.0; 5739 bottom[11], a black checker lighter than fm-tan's
+#: black paint by 16, is left to be read empty as before); the real photos under every
+#: transform, the small die on fm-gold-b's navy top[9] (defocused, blurred by motion, far and
+#: soft) 24 to 28 lighter, and start-red-black's top[9] at 500 px, with noise or from a seat (a
+#: candidate two radii out, dark where its siblings are light) 56 to 60 darker.
+FACE_AS_SIBLINGS = 12.0
 #: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
 #: radii or more) with the point's own paint in its middle (:func:`_paint_gap` below
 #: :data:`SAME_PAINT`) may be that paint itself: beyond a lone checker of its point's paint the

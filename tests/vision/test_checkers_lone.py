@@ -185,6 +185,7 @@ def test_hard_renders_faint_lone_checkers_of_their_points_paint(seed, row, colum
     (7335, "bottom", 4, 1),
     (7026, "bottom", 2, 1),  # ... and it steps in colour a little less than LONE_RIM_STEP
     (1838, "bottom", 10, 1),  # ... short of most of a rim all round (OWN_LINE_FAINT)
+    (6348, "bottom", 10, 1),  # ... its face 9.7 darker than the bare siblings' paint there
     # the bare base of its point's paint whose far line comes nearest (4.87, beyond its
     # siblings' 4.66; a walnut board)
     (2624, "bottom", 6, 0),
