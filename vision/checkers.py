@@ -205,6 +205,21 @@ LONE_RAMP_SHORT = 0.1
 #: 0.76 or more (1826); held seed 5723's glare-lit cream base (blurred), read as a white
 #: checker, 0.43 (the bare bases so far: 0.81 and more, all refused by other tests).
 LONE_COLOUR_STEP = 0.6
+#: A lone reading clear of the facing stack whose middle has a colour of its own (at least
+#: :data:`OFF_PAINT` from its point's paint, and not that paint lit by glare) is a checker whose
+#: face meets the paint at its rim: its far arc steps in colour (:func:`_far_step` of Lab).  One
+#: that steps less than :data:`OWN_COLOUR_STEP` there is a bare base that glare or shade took
+#: off its paint (see :func:`_paint_lone`).  Flat 0-7999 (corners given), the readings of a
+#: colour of its own: the 27341 of lone checkers step 2.07 or more (4153 top[7], black on
+#: blue-white; 3367 bottom[2] 2.20); the bare bases 0.57 (6198 top[3]: a green-cork red point
+#: washed pale by glare, read as a red checker), 1.46 (2417 bottom[1], emptied by another test
+#: already), 2.05 (4212 top[8], read as a blue checker: not told by this) and more.  Only
+#: readings not of a colour seen on a stack of two or more are looked at (those are players'
+#: colours, and looking no further keeps the read cheap; 6198's pale red is 28 from the
+#: nearest): solid seed 119 top[6], a lone checker seen at a slant whose far arc shows its side,
+#: steps -0.71 but has its player's stacked colour (0.2 from it).  A lone checker seen so whose
+#: colour no stack shows would be lost.
+OWN_COLOUR_STEP = 1.0
 #: A lone checker of its point's paint short of the threshold or of :data:`LONE_FAR_ARC` (a
 #: faint rim) is taken when its far arc steps in lightness by at least :data:`LONE_RIM_STEP`
 #: in each direction and in their average, which keeps at least :data:`LONE_CIRCLE_SHARE` of
@@ -242,7 +257,10 @@ RIM_NOT_RAMP = 0.0
 #: running onto the triangle's side) is still taken when that arc shows a clear line, at least
 #: :data:`LONE_OWN_LINE` beyond both its levels (:func:`_far_rim_line`), which the bare points
 #: of the same paint in its row, sampled the same way at the same height, do not show: its
-#: lightness less theirs goes as far beyond them (:func:`_sibling_rim_line`).  A line printed
+#: lightness less theirs goes as far beyond them, or its line less theirs is as clear
+#: (:func:`_line_siblings_lack`: a checker's shadow beyond it turns the first into a step).
+#: Such a checker must step in colour where it steps in lightness (:func:`_steps_in_colour`),
+#: as :func:`_paint_lone` asks of every lone reading of its point's paint.  A line printed
 #: across the bases, the frame's shadow or the paint's shading along the points shows on every
 #: base alike and cancels out; a die lying on the base does not (a die's outline crossing the
 #: arc is a line too), and is left to :func:`_dice_on_paint`.  Synthetic hard seeds 0-5999 and
@@ -252,6 +270,13 @@ RIM_NOT_RAMP = 0.0
 #: bottom[2], red on red; 4531 bottom[4] red on red; 5200 top[0] black on black) 6.5 to 9.6;
 #: the bare bases, all one base with a small die lying on it (real fm-gold-b top[9] defocused,
 #: blurred by motion, far and soft) 3.1 to 4.1.  Solid seeds 0-499 and layered 0-99: none.
+#: Flat 0-7999 (corners given), every candidate with 0.65 of a rim or more near the edge of a
+#: point read empty, of its point's paint: none of the 43485 on bare bases shows a line of 5;
+#: those that get this far (27) show the smaller of the line and the line beyond their
+#: siblings' at 2.19 at most (2894 top[1]); the tournament set's red checkers on red points
+#: whose shadow beyond them hid the line from the first comparison, now taken, 7.62 (6348
+#: bottom[10]) to 13.55 (7335 bottom[4]; 7026 bottom[2], 7.98, steps in colour 1.96, 0.92 of
+#: its lightness step).
 LONE_OWN_LINE = 5.0
 #: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of its
 #: point's paint whose rim is fainter still: short of :data:`LONE_MOST_RIM` all round (down to
@@ -265,10 +290,24 @@ LONE_OWN_LINE = 5.0
 #: the 87546 on bare bases, those of their point's paint show the smaller of the two lines at
 #: 4.65 at most (2624 bottom[6], walnut; 5945 top[1], 4.60).  A line but no step must still
 #: show in the colour as :func:`_paint_lone` asks of every lone reading of its point's paint.
+#: Compared as :func:`_line_siblings_lack` does (the larger of the two ways), flat 0-7999: the
+#: bare bases so tested show the smaller of the two lines at 4.66 at most (2624 bottom[6]), and
+#: 1838 bottom[10] (red on red, tournament: 6.96, its profile less its siblings' only 0.43) is
+#: taken.
 #: (Most bare bases ring 0.6 or more: from 0.65 a third fewer of them are sampled, the
 #: checkers so taken showing 0.69 or more.)
 OWN_LINE_RIM = 0.65
 OWN_LINE_FAINT = 6.5
+#: :func:`_line_siblings_lack` compares a candidate's far line with its bare siblings' lines
+#: only where its face just inside the rim has their lightness there, within this many 8-bit
+#: Lab units: it stands for a checker of the paint.  The lone checkers of their point's paint
+#: it takes on flat 0-7999 (corners given): -9.7 (6348 bottom[10]) to 5.1 (7026 bottom[2]; 1838
+#: bottom[10] -2.4, 7335 bottom[4] 1.0; 5739 bottom[11], a black checker lighter than fm-tan's
+#: black paint by 16, is left to be read empty as before); the real photos under every
+#: transform, the small die on fm-gold-b's navy top[9] (defocused, blurred by motion, far and
+#: soft) 24 to 28 lighter, and start-red-black's top[9] at 500 px, with noise or from a seat (a
+#: candidate two radii out, dark where its siblings are light) 56 to 60 darker.
+FACE_AS_SIBLINGS = 12.0
 #: A small stack's last checker that touches the one before (a step of :data:`OVERLAP_BELOW`
 #: radii or more) with the point's own paint in its middle (:func:`_paint_gap` below
 #: :data:`SAME_PAINT`) may be that paint itself: beyond a lone checker of its point's paint the
@@ -3513,6 +3552,9 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
     the real photos under every transform: the 2417 lone checkers lit paint could make (white
     ones on dark paint, mostly) step 5.3 or more; real fm-gold-a's glare-lit navy base under
     the lower right glare spot, 0.44 with a line of -12.7.
+
+    A reading of a colour of its own is a checker only where its far arc steps in colour
+    (:data:`OWN_COLOUR_STEP`): its face meets the paint at its rim.
     """
     if not readings:
         return []
@@ -3534,12 +3576,19 @@ def _paint_lone(scorer: RingScorer, candidates: dict,
         gap = math.sqrt(sum((c - statistics.median(channel)) ** 2
                             for c, channel in zip(colour, zip(*paint))))
         cand = candidates[point]
-        if gap >= OFF_PAINT and (of_player or not _lit_paint(
-                cand.colours[j], colours[start - len(siblings):start], colour[0],
-                statistics.median(p[0] for p in paint))):
-            continue  # a colour of its own
+        if gap >= OFF_PAINT and of_player:
+            continue  # a player's colour
+        own_colour = gap >= OFF_PAINT and not _lit_paint(
+            cand.colours[j], colours[start - len(siblings):start], colour[0],
+            statistics.median(p[0] for p in paint))
         sampled = _far_samples(scorer.lab, float(cand.px[j]), float(cand.py[j]), radius,
                                point[0] == "top")
+        if own_colour:
+            # A colour of its own, but a checker's face meets the paint at its rim: glare
+            # washing a base off its paint shows no step there (see OWN_COLOUR_STEP).
+            if sampled is not None and _sampled_step(sampled, radius) < OWN_COLOUR_STEP:
+                empty.append(point)
+            continue
         if sampled is None:  # (no far arc in the image: no rim there)
             empty.append(point)
             continue
@@ -3695,9 +3744,10 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
                    and line >= LONE_RIM_LINE)
             if not rim and line >= LONE_OWN_LINE:   # (see LONE_OWN_LINE)
                 offset = x - (centres[point] if point is not None else x)
-                rim = _sibling_rim_line(lightness, x, y, radius, edge_up,
-                                        [centres[key] + offset for key in siblings]
-                                        ) >= LONE_OWN_LINE
+                if (_line_siblings_lack(lightness, x, y, radius, edge_up,
+                                        [centres[key] + offset for key in siblings])
+                        >= LONE_OWN_LINE and _steps_in_colour(scorer, x, y, radius, edge_up)):
+                    return [j]
         else:
             continue
         # And the step in colour that every lone reading of its point's paint must show
@@ -3723,10 +3773,19 @@ def _faint_own_line(scorer: RingScorer, cand: _Candidates, j: int, edge_up: bool
             or _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT):
         return False
     offset = x - (centres[point] if point is not None else x)
-    if _sibling_rim_line(lightness, x, y, radius, edge_up,
-                         [centres[key] + offset for key in siblings]) < OWN_LINE_FAINT:
+    if _line_siblings_lack(lightness, x, y, radius, edge_up,
+                           [centres[key] + offset for key in siblings]) < OWN_LINE_FAINT:
         return False
-    step = _far_step(lightness, x, y, radius, edge_up)
+    return _steps_in_colour(scorer, x, y, radius, edge_up)
+
+
+def _steps_in_colour(scorer: RingScorer, x: float, y: float, radius: float, edge_up: bool
+                     ) -> bool:
+    """Whether the far arc at (``x``, ``y``) steps in colour (:func:`_far_step` of Lab) by at
+    least :data:`LONE_COLOUR_STEP` of its step in lightness where that step reaches
+    :data:`LONE_RIM_STEP` (see :func:`_paint_lone`): a rim changes the colour where it changes
+    the lightness; glare across a coloured paint washes the colour out along the whole ray."""
+    step = _far_step(scorer.lab[:, :, 0], x, y, radius, edge_up)
     return step < LONE_RIM_STEP or (_far_step(scorer.lab, x, y, radius, edge_up)
                                     >= LONE_COLOUR_STEP * step)
 
@@ -4248,6 +4307,55 @@ def _sibling_rim_line(lightness: np.ndarray, x: float, y: float, radius: float, 
     if not beside:
         return 0.0
     return _line_beyond_levels(mean[:, 0] - np.median(beside, axis=0), rho, radius)
+
+
+def _line_siblings_lack(lightness: np.ndarray, x: float, y: float, radius: float,
+                        edge_up: bool, sibling_xs: list[float]) -> float:
+    """How far a line on the far arc at (``x``, ``y``) stands beyond what the bare points of the
+    same paint at ``sibling_xs`` (the same height) show, compared two ways, the larger: its
+    profile less theirs (:func:`_sibling_rim_line`: a line printed across every base cancels
+    where it lies), and its :func:`_far_rim_line` less the median of theirs (none below 0: a
+    sibling's ramp lends no line).  A checker's shadow falls on the paint beyond its rim: its
+    profile less theirs then steps down across the rim instead of dipping there, while its own
+    line stands out as clearly (synthetic 7335 bottom[4], a tournament set's red checker on a
+    red point: 2.1 the first way, 13.6 the second; see :data:`LONE_OWN_LINE`).  The second way
+    compares a face of the paint with the paint: it counts only where the arc's lightness just
+    inside the rim (0.5 to 0.7 radii) is within :data:`FACE_AS_SIBLINGS` of theirs there (a
+    small die lying on a base, lighter than the paint, is not; see there).
+
+    Points whose paint gives way to a lighter border a little beyond a checker's radius from
+    the edge, and a checker of the paint with a groove at its rim on the first, its shadow
+    keeping the border beyond it dark; the first way sees a step down, the second the line:
+
+    >>> img = np.full((80, 120), 120, np.float32)
+    >>> yy, xx = np.mgrid[0:80, 0:120]
+    >>> img[yy > 55] = 140
+    >>> img[(np.hypot(xx - 40, yy - 40) > 12) & (yy > 40) & (abs(xx - 40) < 24)] = 118
+    >>> _ = cv2.circle(img, (40, 40), 11, 100, 2)
+    >>> _sibling_rim_line(img, 40, 40, 12.0, True, [80.0, 100.0]) < 5
+    True
+    >>> _line_siblings_lack(img, 40, 40, 12.0, True, [80.0, 100.0]) > 5
+    True
+
+    A lighter face inside the same groove (a die's, not the paint's) is compared the first
+    way only:
+
+    >>> img[(np.hypot(xx - 40, yy - 40) < 10)] = 150
+    >>> _line_siblings_lack(img, 40, 40, 12.0, True, [80.0, 100.0]) < 5
+    True
+    """
+    first = _sibling_rim_line(lightness, x, y, radius, edge_up, sibling_xs)
+    own = _far_mean_samples(lightness, x, y, radius, edge_up)
+    beside = [_far_mean_samples(lightness, sx, y, radius, edge_up) for sx in sibling_xs]
+    if own is None or not beside or any(b is None for b in beside):
+        return first
+    mean, rho, _ = own
+    face = (rho >= 0.5 * radius) & (rho <= 0.7 * radius)
+    if abs(float(mean[face, 0].mean())
+           - statistics.median(float(b[0][face, 0].mean()) for b in beside)) >= FACE_AS_SIBLINGS:
+        return first
+    theirs = statistics.median(_line_beyond_levels(b[0][:, 0], rho, radius) for b in beside)
+    return max(first, _line_beyond_levels(mean[:, 0], rho, radius) - max(theirs, 0.0))
 
 
 def _line_beyond_levels(mean: np.ndarray, rho: np.ndarray, radius: float) -> float:

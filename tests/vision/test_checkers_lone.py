@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
+from checker_frames import assert_solid_point_read
 from vision.checkers import (
     COVERAGE_THRESHOLD, FACING_TOUCH, LONE_FAR_ARC, LONE_MOST_RIM, LONE_RIM_CLEAR, LONE_RIM_STEP,
     _Candidates, _far_rim, _far_step, _lone_verdict, _paint_lone, find_checkers,
@@ -174,6 +175,49 @@ def test_hard_renders_lone_decisions(seed, row, column, count):
 ])
 def test_hard_renders_faint_lone_checkers_of_their_points_paint(seed, row, column, count):
     test_hard_renders_lone_decisions(seed, row, column, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, row, column, count", [
+    # red checkers on the tournament set's red points: their groove a clear far line, their
+    # shadow beyond them keeping the cream border there dark, so that their lightness less
+    # their bare siblings' steps down across the rim rather than dipping there
+    (7335, "bottom", 4, 1),
+    (7026, "bottom", 2, 1),  # ... and it steps in colour a little less than LONE_RIM_STEP
+    (1838, "bottom", 10, 1),  # ... short of most of a rim all round (OWN_LINE_FAINT)
+    (6348, "bottom", 10, 1),  # ... its face 9.7 darker than the bare siblings' paint there
+    # the bare base of its point's paint whose far line comes nearest (4.87, beyond its
+    # siblings' 4.66; a walnut board)
+    (2624, "bottom", 6, 0),
+])
+def test_hard_renders_lone_checkers_of_their_points_paint_by_a_line_their_siblings_lack(
+        seed, row, column, count):
+    """See :func:`vision.checkers._line_siblings_lack`: the line is compared with the bare
+    siblings' two ways, profile less profile and line less line."""
+    test_hard_renders_lone_decisions(seed, row, column, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, row, column, count", [
+    # glare washing a green-cork red point's base pale: a colour off the paint, no rim at all
+    (6198, "top", 3, 0),
+    # the lone checkers of a colour of their own whose far arcs step least in colour
+    (4153, "top", 7, 1),  # black on a blue-white board, 2.07
+    (3367, "bottom", 2, 1),  # red on a tournament board, 2.20
+])
+def test_hard_renders_a_lone_reading_of_a_colour_of_its_own_steps_on_its_far_arc(
+        seed, row, column, count):
+    """See :data:`vision.checkers.OWN_COLOUR_STEP`."""
+    test_hard_renders_lone_decisions(seed, row, column, count)
+
+
+@pytest.mark.slow
+def test_a_lone_checker_seen_at_a_slant_of_its_players_stacked_colour_is_kept():
+    """Solid seed 119's top[6]: its far arc shows the checker's side and steps -0.71 in colour,
+    but its colour is that of its player's stacks, which :func:`vision.checkers._paint_lone`
+    does not look into further (see :data:`vision.checkers.OWN_COLOUR_STEP`)."""
+    assert_solid_point_read(119, ("top", 6), 1)
+
 
 
 # --- lone readings of the point's own paint -------------------------------------------------
