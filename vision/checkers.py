@@ -695,6 +695,23 @@ def _even(step: float, neighbour_step: float, radius: float) -> bool:
     return abs(step - neighbour_step) <= max(STEP_SLACK * radius, 0.3 * neighbour_step)
 
 
+def _one_step_on(ys: list[float], stack: list[int], radius: float, limit: float) -> list[int]:
+    """The candidates (at ``ys`` from the point's edge) one stack step on from the last checker
+    of ``stack``: :data:`PAINT_END_STEPS` radii further and not past ``limit``, and where the
+    stack has a step of its own, evenly spaced after it (:func:`_even`).
+
+    >>> _one_step_on([10.0, 30.0, 52.0, 60.0, 80.0], [0, 1], 10.0, 100.0)
+    [2]
+    >>> _one_step_on([10.0, 30.0, 52.0, 60.0, 80.0], [1], 10.0, 55.0)
+    [2]
+    """
+    lo, hi = PAINT_END_STEPS
+    end = ys[stack[-1]]
+    before = end - ys[stack[-2]] if len(stack) >= 2 else None
+    return [k for k, y in enumerate(ys) if lo * radius <= y - end <= hi * radius and y <= limit
+            and (before is None or _even(y - end, before, radius))]
+
+
 def _colour_close(colours: np.ndarray, limit: float = COLOUR_JUMP) -> np.ndarray:
     """Which pairs of candidates (Lab colours, n x 3) may belong to one stack: closer than
     ``limit``, by default :data:`COLOUR_JUMP` (lightness-weighted).
@@ -1304,7 +1321,6 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
     steps clearly (see :data:`LIGHT_END`).
     """
     # (Few stacks end light: plain Python until one does; this runs on every read.)
-    lo, hi = PAINT_END_STEPS
     clipped, light_end = _f32(CLIPPED_LIGHTNESS), _f32(LIGHT_END)
     lightness = scorer.lab[:, :, 0]
     for (row, column), cand in candidates.items():
@@ -1314,21 +1330,14 @@ def _clipped_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radi
         light = cand.colours[:, 0].tolist()
         if light[chain[-1]] < light_end:
             continue
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
-                  if facing_chain else float("inf"))
+        facing = _facing_end(candidates, chains, row, column, height)
         edge_up, ys = row == "top", cand.ys.tolist()
         grown = list(chain)
         while len(grown) <= PAINT_END_MOST:
             last = grown[-1]
-            beyond = [k for k, y in enumerate(ys)
-                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                      and y < facing - FACING_TOUCH * radius and light[k] >= light_end
+            beyond = [k for k in _one_step_on(ys, grown, radius, limit)
+                      if ys[k] < facing - FACING_TOUCH * radius and light[k] >= light_end
                       and cand.distances[last][k] < HIDDEN_END_JUMP]
-            if len(grown) >= 2:
-                before = ys[last] - ys[grown[-2]]
-                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
             if not beyond:
                 break
             idx = np.array(beyond)
@@ -2617,10 +2626,8 @@ def _glare_pile_ends(scorer: RingScorer, candidates: dict, chains: dict, radius:
         order = sorted(chain, key=lambda i: float(cand.ys[i]))
         ys = cand.ys[order].astype(np.float64)
         end = float(ys[-1])
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        reach = min(limit, height - float(candidates[other, column].ys[facing_chain].max())
-                    - FACING_TOUCH * radius if facing_chain else limit)
+        reach = min(limit, _facing_end(candidates, chains, row, column, height)
+                    - FACING_TOUCH * radius)
         if not _clipped_beyond(cand, end, reach):
             continue
         step = float(np.median(np.diff(ys)))
@@ -3025,6 +3032,41 @@ def _rhythm(scorer: RingScorer, x: float, y0: float, y1: float, radius: float
     return scorer.memo[key]
 
 
+def _facing_end(candidates: dict, chains: dict, row: str, column: int, height: float
+                ) -> float:
+    """How far from this point's edge the facing point's stack ends (its checker nearest this
+    point, in the upright board's pixels along the point); infinity when it holds none.
+
+    >>> cand = _Candidates(np.float32([10, 40]), *(np.zeros(2, np.float32),) * 5,
+    ...                    np.zeros((2, 3), np.float32), np.ones(2, np.float32))
+    >>> chains = {("top", 0): ([], None), ("bottom", 0): ([0, 1], None)}
+    >>> _facing_end({("top", 0): cand, ("bottom", 0): cand}, chains, "top", 0, 300.0)
+    260.0
+    >>> _facing_end({("top", 0): cand, ("bottom", 0): cand}, chains, "bottom", 0, 300.0)
+    inf
+    """
+    other = "bottom" if row == "top" else "top"
+    facing_chain = chains[other, column][0]
+    if not facing_chain:
+        return float("inf")
+    return height - max(candidates[other, column].ys[facing_chain].tolist())
+
+
+def _chain_rhythm(scorer: RingScorer, cand: _Candidates, first: int, last: int, x: float,
+                  edge_up: bool, radius: float) -> tuple[float, float, float]:
+    """The rhythm of a chain's rims from its base ``first`` to its end ``last`` along ``x``
+    (step and clearness, as :func:`_rhythm`; step 0 when none shows) and how far along the
+    point its checkers lean over one step (seen at a slant a pile's checkers after its base are
+    seen moved: see :func:`_pile_centres`), to take off a span before it is counted in steps."""
+    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]), radius)
+    lean = 0.0
+    if step > 0 and cand.lean is not None and step < 2 * radius:
+        sign = 1.0 if edge_up else -1.0
+        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
+                                      sign)[1]
+    return step, clear, lean
+
+
 def _stack_period(lab: np.ndarray, x: float, y0: float, y1: float, radius: float
                   ) -> tuple[float, float]:
     """The spacing of the checkers of a straight stack from its rims' rhythm: the lag (pixels)
@@ -3089,16 +3131,9 @@ def _recount(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: b
     first, last = order[0], order[-1]
     span = float(cand.ys[last] - cand.ys[first])
     x = float(np.median(cand.px[order]))
-    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]),
-                                radius)
+    step, clear, lean = _chain_rhythm(scorer, cand, first, last, x, edge_up, radius)
     if step <= 0:
         return None
-    # (Seen at a slant a pile's checkers after its base are seen moved: see _pile_centres.)
-    lean = 0.0
-    if cand.lean is not None and step < 2 * radius:
-        sign = 1.0 if edge_up else -1.0
-        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
-                                      sign)[1]
     steps = (span - lean) / step
     n = int(round(steps)) + 1
     # A faint rhythm is trusted only to a tight whole number of steps, and only where the
@@ -3213,10 +3248,8 @@ def _rhythm_tops(scorer: RingScorer, candidates: dict, chains: dict, radius: flo
         chain, rival = chains[row, column]
         if len(chain) < RHYTHM_TOP_LEAST:
             continue
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        reach = min(limit, height - float(candidates[other, column].ys[facing_chain].max())
-                    - FACING_TOUCH * radius if facing_chain else limit)
+        reach = min(limit, _facing_end(candidates, chains, row, column, height)
+                    - FACING_TOUCH * radius)
         top = _rhythm_top(scorer, cand, chain, row == "top", radius, threshold, reach)
         if top is not None:
             chains[row, column] = (top, rival)
@@ -3248,14 +3281,9 @@ def _rhythm_top(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up
     if cand.full[last] >= WHOLE_RIM:
         return None  # nothing lies on it: the pile's top
     x = float(np.median(cand.px[order]))
-    step, clear = _rhythm(scorer, x, float(cand.py[first]), float(cand.py[last]), radius)
+    step, clear, lean = _chain_rhythm(scorer, cand, first, last, x, edge_up, radius)
     if step <= 0 or clear < PERIOD_CLEAR:
         return None
-    lean = 0.0
-    if cand.lean is not None and step < 2 * radius:
-        sign = 1.0 if edge_up else -1.0
-        lean = sign * cand.lean.shift(float(cand.px[first]), float(cand.py[first]), step,
-                                      sign)[1]
     if abs((float(cand.ys[last] - cand.ys[first]) - lean) / step + 1 - len(chain)) \
             > PERIOD_WHOLE:
         return None
@@ -3349,11 +3377,7 @@ def _settle_lone(scorer: RingScorer, candidates: dict, chains: dict, centres: di
         if not usual and not any(y <= reach and f >= least
                                  for f, y in zip(cand.full.tolist(), cand.ys.tolist())):
             continue
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        # Where the facing stack's nearest checker is, as a distance from this point's edge.
-        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
-                  if facing_chain else float("inf"))
+        facing = _facing_end(candidates, chains, row, column, height)
         siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
                     if c != column and (row, c) in empty]
         if chain and facing - float(cand.ys[chain[0]]) >= touch:
@@ -3811,7 +3835,6 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
       :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp.
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
-    lo, hi = PAINT_END_STEPS
     most_rim, reach = _f32(LONE_MOST_RIM), FIRST_MAX * radius
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
@@ -3826,17 +3849,13 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if not near:
                 continue
             last = max(near, key=lambda j: full[j])
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
-                  if facing_chain else float("inf"))
+        facing = _facing_end(candidates, chains, row, column, height)
         pair = len(chain) <= 1 and float(cand.far_arc[last]) < _f32(LONE_FAR_ARC)
         if not chain and not pair:
             continue
         edge_up, lightness = row == "top", scorer.lab[:, :, 0]
-        beyond = [k for k, y in enumerate(ys)
-                  if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                  and y < facing - FACING_TOUCH * radius]
+        beyond = [k for k in _one_step_on(ys, [last], radius, limit)
+                  if ys[k] < facing - FACING_TOUCH * radius]
         for k in sorted(beyond, key=lambda k: -full[k]):
             paired = pair and float(cand.no_near[k]) >= _f32(MEMBER_FLOOR)
             faint_end = bool(chain) and most_rim <= full[k] < _f32(threshold)
@@ -3875,7 +3894,6 @@ def _faint_ends_off_paint(scorer: RingScorer, candidates: dict, chains: dict, ce
     arc (5792, beyond a tall pile's end).
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
-    lo, hi = PAINT_END_STEPS
     most_rim, clear, far_level = _f32(LONE_MOST_RIM), _f32(threshold), _f32(LONE_FAR_ARC)
     lightness = None
     for (row, column), cand in candidates.items():
@@ -3883,19 +3901,12 @@ def _faint_ends_off_paint(scorer: RingScorer, candidates: dict, chains: dict, ce
         if not chain or len(chain) > PAINT_END_MOST:
             continue
         ys, full, last = cand.ys.tolist(), cand.full.tolist(), chain[-1]
-        beyond = [k for k, y in enumerate(ys)
-                  if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                  and most_rim <= full[k] < clear and float(cand.far_arc[k]) >= far_level
+        beyond = [k for k in _one_step_on(ys, chain, radius, limit)
+                  if most_rim <= full[k] < clear and float(cand.far_arc[k]) >= far_level
                   and cand.distances[last][k] < SAME_PAINT]
-        if len(chain) >= 2:
-            before = ys[last] - ys[chain[-2]]
-            beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
         if not beyond:
             continue
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
-                  if facing_chain else float("inf"))
+        facing = _facing_end(candidates, chains, row, column, height)
         siblings = [(row, c) for c in range(column % 2, POINTS_PER_ROW, 2)
                     if c != column and not chains[row, c][0]]
         if not siblings:
@@ -3952,22 +3963,15 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
                   and full[k] >= whole and cand.distances[last][k] >= COLOUR_JUMP]
         if not jumped:
             continue
-        other = "bottom" if row == "top" else "top"
-        facing_chain = chains[other, column][0]
-        facing = (height - max(candidates[other, column].ys[facing_chain].tolist())
-                  if facing_chain else float("inf"))
+        facing = _facing_end(candidates, chains, row, column, height)
         paint = np.median(cand.colours[chain], axis=0)
         grown = list(chain)
         while len(grown) <= FLAT_MOST:
             last = grown[-1]
-            beyond = [k for k, y in enumerate(ys)
-                      if lo * radius <= y - ys[last] <= hi * radius and y <= limit
-                      and y < facing - FACING_TOUCH * radius and full[k] >= whole
+            beyond = [k for k in _one_step_on(ys, grown, radius, limit)
+                      if ys[k] < facing - FACING_TOUCH * radius and full[k] >= whole
                       and far[k] >= far_level
                       and (len(grown) > len(chain) or cand.distances[last][k] >= COLOUR_JUMP)]
-            if len(grown) >= 2:
-                before = ys[last] - ys[grown[-2]]
-                beyond = [k for k in beyond if _even(ys[k] - ys[last], before, radius)]
             lit = [k for k in beyond if float(cand.colours[k][0]) < LIGHT_END
                    and lit_distance(cand.colours[k], paint) < LIT_END_JUMP]
             if not lit:
