@@ -2214,6 +2214,102 @@ def _squarer_pip_beside(field_: PipField, top: Face, foreign: set[int]) -> float
     return best
 
 
+#: On a board, a top of two or three pips whose face, on the board's plane, reaches across its
+#: pips' diagonal less than this fraction as far as along it (both to where its colour ends) is
+#: a side face of a cocked die foreshortened across its fold (:func:`_diagonal_reach_ratio`).
+DIAGONAL_REACH_RATIO = 0.8
+#: The rays of each direction spread this far (degrees, on the board's plane) either side of it.
+DIAGONAL_REACH_SPREAD = 10.0
+
+
+def _diagonal_reach_ratio(field_: PipField, face: Face, bgr: np.ndarray | None,
+                          reference: Callable[[np.ndarray], np.ndarray]) -> float | None:
+    """How far a face of two or three pips reaches across its pips' diagonal over how far it
+    reaches along it, on the board's plane (the board's foreshortening at the face undone), each
+    the shorter of its two ways from the face's centre to where the face's colour ends; ``None``
+    for other faces or where an end is not found.
+
+    A flat die's top is a square on the board's plane: its two diagonals are alike, and the face
+    reaches as far across its pips' diagonal (to the other two corners) as along it (ratio about
+    1).  A side face of a cocked die that passes for a top (its two or three pips in a row, as
+    the similarity fit of a two or three takes them) is foreshortened across the fold it shares
+    with the real top: it reaches across its pips' row about as far as the fold's cosine less
+    (0.54 for a die tilted 40 degrees; a side face beyond it, seen at the camera's slant, or the
+    real top beyond its fold only lengthen one way, and the shorter way is taken).
+
+    >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)   # an orange board
+    >>> frame[30:70, 30:70] = 230                                   # a white top, 40 px
+    >>> for x, y in ((40, 40), (50, 50), (60, 60)):
+    ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
+    >>> field_ = find_pips(frame)
+    >>> [round(_diagonal_reach_ratio(field_, f, frame, lambda point: np.eye(2)), 1)
+    ...  for f in find_faces(field_, frame)]
+    [1.0]
+    >>> frame[30:70, 30:70] = (60, 130, 200)
+    >>> frame[38:62, 30:70] = 230                                   # the same three, 24 px deep
+    >>> for x, y in ((40, 44), (50, 50), (60, 56)):
+    ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
+    >>> field_ = find_pips(frame)
+    >>> [round(_diagonal_reach_ratio(field_, f, frame, lambda point: np.eye(2)), 1)
+    ...  for f in find_faces(field_, frame)]
+    [0.6]
+    """
+    if face.value not in (2, 3):
+        return None
+    points = np.array([field_.pips[i].xy for i in face.pips])
+    pairs = [(a, b) for a in range(len(points)) for b in range(a + 1, len(points))]
+    a, b = max(pairs, key=lambda ab: float(np.linalg.norm(points[ab[0]] - points[ab[1]])))
+    board = reference(face.centre)
+    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    to_image = np.linalg.inv(root)
+    diagonal = root @ (points[b] - points[a])
+    span = float(np.linalg.norm(diagonal))   # a flat face's corners lie about this far from its centre
+    if span < 4.0:
+        return None
+    along = diagonal / span
+    across = np.array([-along[1], along[0]])
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    spread = float(np.median([p.face_spread for p in pips]))
+    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+    grey = field_.grey
+    h, w = grey.shape[:2]
+    centre = points.mean(axis=0)
+    run = max(3, int(round(0.25 * span / 0.5)))
+    # (From a third of the way to a flat face's corner: the middle pip of a three, blurred,
+    # glows past its rim; a side face's edge lies half that way or more.)
+    steps = np.arange(0.3 * span, 1.6 * span + 0.5 * run, 0.5)
+    turns = np.radians(np.linspace(-DIAGONAL_REACH_SPREAD, DIAGONAL_REACH_SPREAD, 5))
+
+    def reach(direction: np.ndarray) -> float:
+        lengths = []
+        for turn in turns:
+            c, s = math.cos(turn), math.sin(turn)
+            ray = to_image @ np.array([c * direction[0] - s * direction[1], s * direction[0] + c * direction[1]])
+            pts = centre + np.outer(steps, ray)
+            xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+            if not ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all():
+                return math.nan
+            off = np.abs(grey[yi, xi] - face_grey) > step
+            if face_bgr is not None:
+                off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
+            off &= ~field_.near_pip[yi, xi]
+            # (The face ends where its colour does not come back within a quarter of its
+            # diagonal: a glint or a translucent die's far pip seen through it is passed.)
+            runs = np.convolve(off.astype(int), np.ones(run, int), mode="valid") == run
+            ends = np.flatnonzero(runs)
+            lengths.append(float(steps[ends[0]]) if len(ends) else math.inf)
+        return float(np.median(lengths))
+
+    along_reach = min(reach(along), reach(-along))
+    across_reach = min(reach(across), reach(-across))
+    if not (math.isfinite(along_reach) and math.isfinite(across_reach)) or along_reach < 0.5 * span:
+        return None  # out of the frame, or no end found: no measure
+    return across_reach / along_reach
+
+
 def _outline_tolerance(face: Face) -> float:
     """How far from square a flat face's measured outline may be: a few percent for the
     layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
@@ -2637,6 +2733,12 @@ class DiceReader:
                     if measured is not None:
                         face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
                         cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
+                # A "top" of two or three pips in a row that reaches across its row less far than
+                # along it, on the board's plane, is a side face foreshortened across its fold with
+                # the real top (a flat die's top is square there: its diagonals are alike).
+                if not cocked and not rest and not pieces and top.value in (2, 3):
+                    reach_ratio = _diagonal_reach_ratio(field_, top, frame if frame.ndim == 3 else None, reference)
+                    cocked = reach_ratio is not None and reach_ratio < DIAGONAL_REACH_RATIO
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
