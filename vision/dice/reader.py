@@ -2214,45 +2214,49 @@ def _squarer_pip_beside(field_: PipField, top: Face, foreign: set[int]) -> float
     return best
 
 
-#: On a board, a top of two or three pips whose face, on the board's plane, reaches across its
-#: pips' diagonal less than this fraction as far as along it (both to where its colour ends) is
-#: a side face of a cocked die foreshortened across its fold (:func:`_diagonal_reach_ratio`).
-DIAGONAL_REACH_RATIO = 0.8
+#: On a board, a top of two or three pips whose face reaches across its pips' row, on the board's
+#: plane, less than this fraction of the way to a flat face's corners on both sides ...
+ACROSS_REACH_SHORT = 0.8
+#: ... or on one side, running on past this fraction on the other (over the fold, onto the real
+#: top) is a cocked die's side face (:func:`_side_face_as_top`).
+ACROSS_REACH_ON = 1.4
 #: The rays of each direction spread this far (degrees, on the board's plane) either side of it.
-DIAGONAL_REACH_SPREAD = 10.0
+ACROSS_REACH_SPREAD = 10.0
 
 
-def _diagonal_reach_ratio(field_: PipField, face: Face, bgr: np.ndarray | None,
-                          reference: Callable[[np.ndarray], np.ndarray]) -> float | None:
-    """How far a face of two or three pips reaches across its pips' diagonal over how far it
-    reaches along it, on the board's plane (the board's foreshortening at the face undone), each
-    the shorter of its two ways from the face's centre to where the face's colour ends; ``None``
-    for other faces or where an end is not found.
+def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
+                    reference: Callable[[np.ndarray], np.ndarray]) -> tuple[float, float] | None:
+    """How far a face of two or three pips reaches across its pips' row on either side, on the
+    board's plane (the board's foreshortening at the face undone), to where the face's colour
+    ends, as fractions of the way to a flat face's corners there: ``(shorter, longer)``, or
+    ``None`` for other faces, or where a ray leaves the frame.
 
-    A flat die's top is a square on the board's plane: its two diagonals are alike, and the face
-    reaches as far across its pips' diagonal (to the other two corners) as along it (ratio about
-    1).  A side face of a cocked die that passes for a top (its two or three pips in a row, as
-    the similarity fit of a two or three takes them) is foreshortened across the fold it shares
-    with the real top: it reaches across its pips' row about as far as the fold's cosine less
-    (0.54 for a die tilted 40 degrees; a side face beyond it, seen at the camera's slant, or the
-    real top beyond its fold only lengthen one way, and the shorter way is taken).
+    A flat die's top is a square on the board's plane: its two diagonals are alike, and its face
+    reaches across its pips' diagonal (to its other two corners) about as far as its corners lie
+    along it: as far as its two outer pips lie apart (the corner's distance, where the pips lie a
+    quarter edge from its middle; less, where its pips lie farther out, and the corner is
+    measured along the row too).  A side face of a cocked die that passes for a top (its pips in
+    a row, as the similarity fit of a two or three takes them) is foreshortened across the fold
+    it shares with the real top: it reaches across its row on both sides the fold's cosine less
+    far (0.54 of the way at a tilt of 40 degrees), but on the fold's side its colour may run on
+    over the real top.
 
     >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)   # an orange board
     >>> frame[30:70, 30:70] = 230                                   # a white top, 40 px
     >>> for x, y in ((40, 40), (50, 50), (60, 60)):
     ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
     >>> field_ = find_pips(frame)
-    >>> [round(_diagonal_reach_ratio(field_, f, frame, lambda point: np.eye(2)), 1)
+    >>> [tuple(round(r, 1) for r in _across_reaches(field_, f, frame, lambda point: np.eye(2)))
     ...  for f in find_faces(field_, frame)]
-    [1.0]
+    [(1.0, 1.0)]
     >>> frame[30:70, 30:70] = (60, 130, 200)
     >>> frame[38:62, 30:70] = 230                                   # the same three, 24 px deep
     >>> for x, y in ((40, 44), (50, 50), (60, 56)):
     ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
     >>> field_ = find_pips(frame)
-    >>> [round(_diagonal_reach_ratio(field_, f, frame, lambda point: np.eye(2)), 1)
+    >>> [tuple(round(r, 1) for r in _across_reaches(field_, f, frame, lambda point: np.eye(2)))
     ...  for f in find_faces(field_, frame)]
-    [0.6]
+    [(0.6, 0.7)]
     """
     if face.value not in (2, 3):
         return None
@@ -2281,7 +2285,7 @@ def _diagonal_reach_ratio(field_: PipField, face: Face, bgr: np.ndarray | None,
     # (From a third of the way to a flat face's corner: the middle pip of a three, blurred,
     # glows past its rim; a side face's edge lies half that way or more.)
     steps = np.arange(0.3 * span, 1.6 * span + 0.5 * run, 0.5)
-    turns = np.radians(np.linspace(-DIAGONAL_REACH_SPREAD, DIAGONAL_REACH_SPREAD, 5))
+    turns = np.radians(np.linspace(-ACROSS_REACH_SPREAD, ACROSS_REACH_SPREAD, 5))
 
     def reach(direction: np.ndarray) -> float:
         lengths = []
@@ -2303,11 +2307,27 @@ def _diagonal_reach_ratio(field_: PipField, face: Face, bgr: np.ndarray | None,
             lengths.append(float(steps[ends[0]]) if len(ends) else math.inf)
         return float(np.median(lengths))
 
-    along_reach = min(reach(along), reach(-along))
-    across_reach = min(reach(across), reach(-across))
-    if not (math.isfinite(along_reach) and math.isfinite(across_reach)) or along_reach < 0.5 * span:
-        return None  # out of the frame, or no end found: no measure
-    return across_reach / along_reach
+    # (A corner nearer than the outer pips lie apart is a die whose pips lie farther out.)
+    corner = min(span, reach(along), reach(-along))
+    sides = sorted([reach(across), reach(-across)])
+    if not all(map(math.isfinite, [corner] + sides[:1])) or math.isnan(sides[1]) or corner < 0.5 * span:
+        return None  # out of the frame, or no corner found: no measure
+    return sides[0] / corner, sides[1] / corner
+
+
+def _side_face_as_top(reaches: tuple[float, float] | None) -> bool:
+    """Do a face's reaches across its pips' row (:func:`_across_reaches`) show a side face of a
+    cocked die: short on one side, and on the other short too or running on over the fold?
+    (Short on one side only, the other side ending near the corners' distance, is a flat face
+    whose colour changes inside: a translucent die over a point of another colour, its shading.)
+
+    >>> _side_face_as_top((0.6, 0.65)), _side_face_as_top((0.6, 1.6)), _side_face_as_top((0.6, 1.1))
+    (True, True, False)
+    """
+    if reaches is None:
+        return False
+    shorter, longer = reaches
+    return shorter < ACROSS_REACH_SHORT and (longer < ACROSS_REACH_SHORT or longer > ACROSS_REACH_ON)
 
 
 def _outline_tolerance(face: Face) -> float:
@@ -2733,12 +2753,13 @@ class DiceReader:
                     if measured is not None:
                         face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
                         cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
-                # A "top" of two or three pips in a row that reaches across its row less far than
-                # along it, on the board's plane, is a side face foreshortened across its fold with
-                # the real top (a flat die's top is square there: its diagonals are alike).
+                # A "top" of two or three pips in a row whose face reaches across its row less far
+                # than a flat face's corners lie, on the board's plane (a flat die's top is square
+                # there: its diagonals are alike), is a side face foreshortened across its fold
+                # with the real top.
                 if not cocked and not rest and not pieces and top.value in (2, 3):
-                    reach_ratio = _diagonal_reach_ratio(field_, top, frame if frame.ndim == 3 else None, reference)
-                    cocked = reach_ratio is not None and reach_ratio < DIAGONAL_REACH_RATIO
+                    cocked = _side_face_as_top(_across_reaches(field_, top, frame if frame.ndim == 3 else None,
+                                                               reference))
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
