@@ -2215,10 +2215,10 @@ def _squarer_pip_beside(field_: PipField, top: Face, foreign: set[int]) -> float
 
 
 #: On a board, a top of two or three pips whose face reaches across its pips' row, on the board's
-#: plane, less than this fraction of the way to a flat face's corners on both sides ...
+#: plane, less than this fraction of the way to a flat face's corners on one side ...
 ACROSS_REACH_SHORT = 0.8
-#: ... or on one side, running on past this fraction on the other (over the fold, onto the real
-#: top) is a cocked die's side face (:func:`_side_face_as_top`).
+#: ... while on the other its colour runs on past this fraction (over the fold, onto the real top)
+#: is a cocked die's side face (:func:`_side_face_as_top`).
 ACROSS_REACH_ON = 1.4
 #: The rays of each direction spread this far (degrees, on the board's plane) either side of it.
 ACROSS_REACH_SPREAD = 10.0
@@ -2317,17 +2317,19 @@ def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
 
 def _side_face_as_top(reaches: tuple[float, float] | None) -> bool:
     """Do a face's reaches across its pips' row (:func:`_across_reaches`) show a side face of a
-    cocked die: short on one side, and on the other short too or running on over the fold?
-    (Short on one side only, the other side ending near the corners' distance, is a flat face
-    whose colour changes inside: a translucent die over a point of another colour, its shading.)
+    cocked die: short on one side, its colour running on over the fold onto the real top on the
+    other?  Short on one side only, the other ending near the corners' distance, is a flat face
+    whose colour changes inside (a translucent die over a point of another colour); short on both
+    sides, a flat face shaded across (a white die's top lit unevenly, scene 2674: 0.61 and 0.69) as
+    often as a cocked die's side face whose top beyond the fold is lit otherwise (0.55-0.75).
 
-    >>> _side_face_as_top((0.6, 0.65)), _side_face_as_top((0.6, 1.6)), _side_face_as_top((0.6, 1.1))
-    (True, True, False)
+    >>> _side_face_as_top((0.6, 1.6)), _side_face_as_top((0.6, 1.1)), _side_face_as_top((0.6, 0.65))
+    (True, False, False)
     """
     if reaches is None:
         return False
     shorter, longer = reaches
-    return shorter < ACROSS_REACH_SHORT and (longer < ACROSS_REACH_SHORT or longer > ACROSS_REACH_ON)
+    return shorter < ACROSS_REACH_SHORT and longer > ACROSS_REACH_ON
 
 
 def _outline_tolerance(face: Face) -> float:
@@ -2755,8 +2757,8 @@ class DiceReader:
                         cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
                 # A "top" of two or three pips in a row whose face reaches across its row less far
                 # than a flat face's corners lie, on the board's plane (a flat die's top is square
-                # there: its diagonals are alike), is a side face foreshortened across its fold
-                # with the real top.
+                # there: its diagonals are alike), on one side, and on over the fold onto the real
+                # top on the other, is a side face foreshortened across that fold.
                 if not cocked and not rest and not pieces and top.value in (2, 3):
                     cocked = _side_face_as_top(_across_reaches(field_, top, frame if frame.ndim == 3 else None,
                                                                reference))
