@@ -54,7 +54,10 @@ or size:
    ``cocked_side_margin``, on a board of another colour; beyond a one's
    outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
    pips seen more squarely than all of them (rounder, as large, clearer: the top's own pip, beside
-   the side face that passed for a top).  A small die
+   the side face that passed for a top), or a top of two or three pips in a row whose face reaches
+   across that row, on the board's plane, clearly less far than a flat square face's corners lie
+   on one side while its colour runs on over the fold onto the real top on the other (a side face
+   seen nearly as squarely as the top of a die tilted 30-40 degrees).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
