@@ -54,7 +54,10 @@ or size:
    ``cocked_side_margin``, on a board of another colour; beyond a one's
    outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
    pips seen more squarely than all of them (rounder, as large, clearer: the top's own pip, beside
-   the side face that passed for a top).  A small die
+   the side face that passed for a top), or a top of two or three pips in a row whose face reaches
+   across that row, on the board's plane, clearly less far than a flat square face's corners lie
+   on one side while its colour runs on over the fold onto the real top on the other (a side face
+   seen nearly as squarely as the top of a die tilted 30-40 degrees).  A small die
    whose outline can be measured but does not
    fit the flat prediction closely is not read (it may lean a little), and never called
    cocked for being small; a one whose pip is too small to show its shape has its outline
@@ -2214,6 +2217,124 @@ def _squarer_pip_beside(field_: PipField, top: Face, foreign: set[int]) -> float
     return best
 
 
+#: On a board, a top of two or three pips whose face reaches across its pips' row, on the board's
+#: plane, less than this fraction of the way to a flat face's corners on one side ...
+ACROSS_REACH_SHORT = 0.8
+#: ... while on the other its colour runs on past this fraction (over the fold, onto the real top)
+#: is a cocked die's side face (:func:`_side_face_as_top`).
+ACROSS_REACH_ON = 1.4
+#: The rays of each direction spread this far (degrees, on the board's plane) either side of it.
+ACROSS_REACH_SPREAD = 10.0
+
+
+def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
+                    reference: Callable[[np.ndarray], np.ndarray]) -> tuple[float, float] | None:
+    """How far a face of two or three pips reaches across its pips' row on either side, on the
+    board's plane (the board's foreshortening at the face undone), to where the face's colour
+    ends, as fractions of the way to a flat face's corners there: ``(shorter, longer)``, or
+    ``None`` for other faces, or where a ray leaves the frame.
+
+    A flat die's top is a square on the board's plane: its two diagonals are alike, and its face
+    reaches across its pips' diagonal (to its other two corners) about as far as its corners lie
+    along it: as far as its two outer pips lie apart (the corner's distance, where the pips lie a
+    quarter edge from its middle; less, where its pips lie farther out, and the corner is
+    measured along the row too).  A side face of a cocked die that passes for a top (its pips in
+    a row, as the similarity fit of a two or three takes them) is foreshortened across the fold
+    it shares with the real top: it reaches across its row on both sides the fold's cosine less
+    far (0.54 of the way at a tilt of 40 degrees), but on the fold's side its colour may run on
+    over the real top.
+
+    >>> frame = np.full((100, 100, 3), (60, 130, 200), np.uint8)   # an orange board
+    >>> frame[30:70, 30:70] = 230                                   # a white top, 40 px
+    >>> for x, y in ((40, 40), (50, 50), (60, 60)):
+    ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
+    >>> field_ = find_pips(frame)
+    >>> [tuple(round(r, 1) for r in _across_reaches(field_, f, frame, lambda point: np.eye(2)))
+    ...  for f in find_faces(field_, frame)]
+    [(1.0, 1.0)]
+    >>> frame[30:70, 30:70] = (60, 130, 200)
+    >>> frame[38:62, 30:70] = 230                                   # the same three, 24 px deep
+    >>> for x, y in ((40, 44), (50, 50), (60, 56)):
+    ...     _ = cv2.circle(frame, (x, y), 3, (30, 30, 30), -1)
+    >>> field_ = find_pips(frame)
+    >>> [tuple(round(r, 1) for r in _across_reaches(field_, f, frame, lambda point: np.eye(2)))
+    ...  for f in find_faces(field_, frame)]
+    [(0.6, 0.7)]
+    """
+    if face.value not in (2, 3):
+        return None
+    points = np.array([field_.pips[i].xy for i in face.pips])
+    pairs = [(a, b) for a in range(len(points)) for b in range(a + 1, len(points))]
+    a, b = max(pairs, key=lambda ab: float(np.linalg.norm(points[ab[0]] - points[ab[1]])))
+    board = reference(face.centre)
+    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    to_image = np.linalg.inv(root)
+    diagonal = root @ (points[b] - points[a])
+    span = float(np.linalg.norm(diagonal))   # a flat face's corners lie about this far from its centre
+    if span < 4.0:
+        return None
+    along = diagonal / span
+    across = np.array([-along[1], along[0]])
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    spread = float(np.median([p.face_spread for p in pips]))
+    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+    grey = field_.grey
+    h, w = grey.shape[:2]
+    centre = points.mean(axis=0)
+    run = max(3, int(round(0.25 * span / 0.5)))
+    # (From a third of the way to a flat face's corner: the middle pip of a three, blurred,
+    # glows past its rim; a side face's edge lies half that way or more.)
+    steps = np.arange(0.3 * span, 1.6 * span + 0.5 * run, 0.5)
+    turns = np.radians(np.linspace(-ACROSS_REACH_SPREAD, ACROSS_REACH_SPREAD, 5))
+
+    def reach(direction: np.ndarray) -> float:
+        lengths = []
+        for turn in turns:
+            c, s = math.cos(turn), math.sin(turn)
+            ray = to_image @ np.array([c * direction[0] - s * direction[1], s * direction[0] + c * direction[1]])
+            pts = centre + np.outer(steps, ray)
+            xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+            if not ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all():
+                return math.nan
+            off = np.abs(grey[yi, xi] - face_grey) > step
+            if face_bgr is not None:
+                off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
+            off &= ~field_.near_pip[yi, xi]
+            # (The face ends where its colour does not come back within a quarter of its
+            # diagonal: a glint or a translucent die's far pip seen through it is passed.)
+            runs = np.convolve(off.astype(int), np.ones(run, int), mode="valid") == run
+            ends = np.flatnonzero(runs)
+            lengths.append(float(steps[ends[0]]) if len(ends) else math.inf)
+        return float(np.median(lengths))
+
+    # (A corner nearer than the outer pips lie apart is a die whose pips lie farther out.)
+    corner = min(span, reach(along), reach(-along))
+    sides = sorted([reach(across), reach(-across)])
+    if not all(map(math.isfinite, [corner] + sides[:1])) or math.isnan(sides[1]) or corner < 0.5 * span:
+        return None  # out of the frame, or no corner found: no measure
+    return sides[0] / corner, sides[1] / corner
+
+
+def _side_face_as_top(reaches: tuple[float, float] | None) -> bool:
+    """Do a face's reaches across its pips' row (:func:`_across_reaches`) show a side face of a
+    cocked die: short on one side, its colour running on over the fold onto the real top on the
+    other?  Short on one side only, the other ending near the corners' distance, is a flat face
+    whose colour changes inside (a translucent die over a point of another colour); short on both
+    sides, a flat face shaded across (a white die's top lit unevenly, scene 2674: 0.61 and 0.69) as
+    often as a cocked die's side face whose top beyond the fold is lit otherwise (0.55-0.75).
+
+    >>> _side_face_as_top((0.6, 1.6)), _side_face_as_top((0.6, 1.1)), _side_face_as_top((0.6, 0.65))
+    (True, False, False)
+    """
+    if reaches is None:
+        return False
+    shorter, longer = reaches
+    return shorter < ACROSS_REACH_SHORT and longer > ACROSS_REACH_ON
+
+
 def _outline_tolerance(face: Face) -> float:
     """How far from square a flat face's measured outline may be: a few percent for the
     layout's own misfit, plus the pip centres' uncertainty (a fraction of a pixel) over the
@@ -2637,6 +2758,13 @@ class DiceReader:
                     if measured is not None:
                         face_bgr = np.median([field_.pips[i].face_bgr for i in top.pips], axis=0)
                         cocked = _side_band_depth(frame, measured, face_bgr) > math.sin(view) + settings.cocked_side_margin
+                # A "top" of two or three pips in a row whose face reaches across its row less far
+                # than a flat face's corners lie, on the board's plane (a flat die's top is square
+                # there: its diagonals are alike), on one side, and on over the fold onto the real
+                # top on the other, is a side face foreshortened across that fold.
+                if not cocked and not rest and not pieces and top.value in (2, 3):
+                    cocked = _side_face_as_top(_across_reaches(field_, top, frame if frame.ndim == 3 else None,
+                                                               reference))
                 # Pips of about a pixel are no pips to read; and where the pips are too small to
                 # show a tilt, a face whose outline can be measured must fit the flat prediction
                 # (else it may be leaning a little, or the field's corners may be off: no value).
