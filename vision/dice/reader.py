@@ -1098,6 +1098,30 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
 
 # ----------------------------------------------------------------------------- dice
 
+#: The rays of a lone pip's face (:func:`_face_edge_distances`) sample it every 0.4 pip radii from 1.6 out.
+ONE_FACE_RAY_RADII = np.arange(1.6, 14.01, 0.4)
+#: The band of those samples, in pip radii, that shows a one's face beyond its pip's blurred halo
+#: and inside the smallest face (whose half-edge is 0.5 / 0.14 = 3.6 radii).
+ONE_FACE_BAND = (2.3, 2.9)
+ONE_FACE_BAND_MASK = (ONE_FACE_RAY_RADII >= ONE_FACE_BAND[0]) & (ONE_FACE_RAY_RADII <= ONE_FACE_BAND[1])
+
+
+def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, band: np.ndarray,
+                      pip: Pip) -> tuple[float, np.ndarray | None]:
+    """The grey level and colour of a lone pip's face, as its rays see it just beyond the pip.
+
+    The pip's ring (1.4 to 2.1 radii, :func:`_describe_surroundings`) lies in the halo of a
+    blurred pip (a small die out of focus: its light pip brightens the red face around it by
+    20 grey levels or more); judged against that, every ray stops in the halo, short of any
+    face.  The median of the rays' samples in ``ONE_FACE_BAND`` (all round the pip) is the face
+    itself; where too few of them are free (other pips, the frame's border), the ring's values stand.
+    """
+    if np.count_nonzero(band) < band.shape[0]:
+        return pip.face_grey, pip.face_bgr
+    face_bgr = None if bgr_samples is None else np.median(bgr_samples[band].astype(np.float32), axis=0)
+    return float(np.median(grey_samples[band])), face_bgr
+
+
 def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
 
@@ -1106,7 +1130,7 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     """
     grey = field_.grey
     s = pip.shape
-    radii = np.arange(1.6, 14.01, 0.4)
+    radii = ONE_FACE_RAY_RADII
     angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
     unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     pts = pip.xy[None, None] + radii[None, :, None] * (unit @ s.T)[:, None, :]
@@ -1118,9 +1142,11 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
     # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
     marked = field_.near_pip[yi, xi]
-    off = (np.abs(g - pip.face_grey) > step) & ~marked
+    face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
+                                           inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
+    off = (np.abs(g - face_grey) > step) & ~marked
     if bgr is not None:
-        off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step) & ~marked
+        off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step) & ~marked
     out = np.full(directions, np.inf)
     for k in range(directions):
         stop = off[k] | ~inside[k]
