@@ -1115,6 +1115,8 @@ def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, 
     20 grey levels or more); judged against that, every ray stops in the halo, short of any
     face.  The median of the rays' samples in ``ONE_FACE_BAND`` (all round the pip) is the face
     itself; where too few of them are free (other pips, the frame's border), the ring's values stand.
+    (It is a second chance only, taken where the ring's colour closes no face: a large pip fills
+    that band on a small face, and a dark board seen there lets every ray run on.)
     """
     if np.count_nonzero(band) < band.shape[0]:
         return pip.face_grey, pip.face_bgr
@@ -1122,11 +1124,14 @@ def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, 
     return float(np.median(grey_samples[band])), face_bgr
 
 
-def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16) -> np.ndarray:
+def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16,
+                         beyond_halo: bool = False) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
 
     ``inf`` where the face colour goes on past 14 radii, ``nan`` where the ray leaves the frame
-    first (a die cut by the frame's border: its edge there is not seen, not missing).
+    first (a die cut by the frame's border: its edge there is not seen, not missing).  The face's
+    colour is the pip's ring's, or with ``beyond_halo`` the one seen just beyond the pip's blurred
+    halo (:func:`_face_beyond_halo`).
     """
     grey = field_.grey
     s = pip.shape
@@ -1142,8 +1147,10 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
     # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
     marked = field_.near_pip[yi, xi]
-    face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
-                                           inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
+    face_grey, face_bgr = pip.face_grey, pip.face_bgr
+    if beyond_halo:
+        face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
+                                               inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
     off = (np.abs(g - face_grey) > step) & ~marked
     if bgr is not None:
         off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step) & ~marked
@@ -1270,6 +1277,15 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
 
     Returns the face's half-edge in pip radii, or ``None`` when it is not a face.
     """
+    face = _lone_pip_face(field_, bgr, pip, settings)
+    return None if face is None else face[0]
+
+
+def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings
+                   ) -> tuple[float, np.ndarray] | None:
+    """The face closing around a lone pip: its half-edge in pip radii and the rays that found it
+    (:func:`_face_edge_distances`), or ``None`` when none does.  The rays judge the face's colour
+    as the pip's ring shows it or, failing that, as seen beyond a blurred pip's halo."""
     if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
         return None
     # A lone light dot on a dark square greyer than the frame's median may be a key's glyph (a
@@ -1279,7 +1295,19 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     dim = pip.polarity < 0 and pip.pip_grey < field_.typical_grey
     if dim and not _round_filled_disc(pip):
         return None
-    edges = _face_edge_distances(field_, pip, bgr)
+    for beyond_halo in (False, True):
+        edges = _face_edge_distances(field_, pip, bgr, beyond_halo=beyond_halo)
+        half = _face_size_from_rays(field_, pip, edges, settings, dim)
+        if half is not None:
+            return half, edges
+    return None
+
+
+def _face_size_from_rays(field_: PipField, pip: Pip, edges: np.ndarray, settings: ReaderSettings,
+                         dim: bool) -> float | None:
+    """The half-edge (pip radii) of the face that the rays ``edges`` from a lone pip outline, or
+    ``None`` when they outline no die's face (see :func:`_lone_pip_face`; ``dim``: a light pip
+    darker than the frame's median, whose face must close all round it)."""
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
@@ -1388,7 +1416,9 @@ def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | N
     The tolerance is the rays' step (0.4 pip radii) at both ends over the median width, plus a
     few percent.
     """
-    edges = _face_edge_distances(field_, pip, bgr)
+    # (The rays that found its face, when one was found.)
+    face = _lone_pip_face(field_, bgr, pip, settings)
+    edges = _face_edge_distances(field_, pip, bgr) if face is None else face[1]
     directions = len(edges)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85
     hi = 0.5 / settings.pip_radius_range[0] * 1.5
