@@ -140,17 +140,3 @@ def test_a_one_whose_face_has_a_scratch_beside_its_pip_is_read():
     observation = READER.read(frame, [tuple(c) for c in corners])
     assert [(d.value, d.cocked) for d in observation.dice] == [(1, False)]
 
-
-@pytest.mark.parametrize("style, size", [("red", 22), ("green", 22), ("green", 26), ("white", 22)])
-def test_a_small_blurred_one_is_read(style: str, size: int):
-    """A small one out of focus (its die blurred, sigma 1 px): the blur spreads its pip's light or
-    dark into the ring around it, so the face colour taken there was the halo's, and every ray
-    stopped in the halo, short of any face.  Its rays are now judged against the face seen just
-    beyond the halo (``ONE_FACE_BAND``), and the one is read.  (These four were lost before.)"""
-    frame, corners, homography = _board(seed=3, slant=0.0)
-    drawn = draw_die(frame, _at(homography, 0.30, 0.50), size, 1, angle_deg=25, style=style)
-    x, y = (int(v) for v in drawn.centre)
-    around = (slice(y - size, y + size), slice(x - size, x + size))
-    frame[around] = cv2.GaussianBlur(frame[around], (0, 0), 1.0)
-    observation = READER.read(frame, [tuple(c) for c in corners])
-    assert [(d.value, d.cocked) for d in observation.dice] == [(1, False)]
