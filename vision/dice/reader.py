@@ -25,7 +25,8 @@ or size:
    the nearest top (without a region, the top they lie on the camera's side of); a "top"
    far smaller than the frame's other tops, beside one of them, is a side face too.  A
    single pip (a one) counts only if a face edge closes around it at a plausible distance
-   (the short rays give the face's size) with no pip like it inside that reach, or if its
+   (the short rays give the face's size; the face's colour is the pip's ring's or, where a
+   blurred pip's halo fills that ring, the colour just beyond it) with no pip like it inside that reach, or if its
    die's side faces lie beside it; it is not read when a pip like it is linked to it (as pips of
    a face are) within a two's diagonal: the two's other pip, their link cut when a cocked two's
    side face's pips joined their group.  A face partly out of the frame is not read when
@@ -1101,7 +1102,10 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
 #: The rays of a lone pip's face (:func:`_face_edge_distances`) sample it every 0.4 pip radii from 1.6 out.
 ONE_FACE_RAY_RADII = np.arange(1.6, 14.01, 0.4)
 #: The band of those samples, in pip radii, that shows a one's face beyond its pip's blurred halo
-#: and inside the smallest face (whose half-edge is 0.5 / 0.14 = 3.6 radii).
+#: and inside the smallest face (whose half-edge is 0.5 / 0.14 = 3.6 radii).  Of the 36 ones lost
+#: in dice scenes 5600-6199, 26 had no face closing around their pip; 9 of those had two or more
+#: rays stopped short of 3 radii, in the halo or in the colour noise of a yellow face, and 5 of
+#: those 9 close a face against this band's colour.
 ONE_FACE_BAND = (2.3, 2.9)
 ONE_FACE_BAND_MASK = (ONE_FACE_RAY_RADII >= ONE_FACE_BAND[0]) & (ONE_FACE_RAY_RADII <= ONE_FACE_BAND[1])
 
