@@ -1107,6 +1107,11 @@ ONE_FACE_RAY_RADII = np.arange(1.6, 14.01, 0.4)
 #: rays stopped short of 3 radii, in the halo or in the colour noise of a yellow face, and 5 of
 #: those 9 close a face against this band's colour.
 ONE_FACE_BAND = (2.3, 2.9)
+#: A face closed against the colour beyond the halo must reach clearly past that band (pip radii
+#: of half-edge): one pip of a small blurred four whose other pips went ungrouped closed such a
+#: face of 3.92 (cube survey scene 1931, read as a one); the ones it found measured 4.31 and more
+#: (13 of 14 in dice scenes 1000-1299, 5600-6199 and the cube survey; 3157's, 3.92, is lost with it).
+ONE_FACE_BEYOND_HALO_LEAST = 4.0
 ONE_FACE_BAND_MASK = (ONE_FACE_RAY_RADII >= ONE_FACE_BAND[0]) & (ONE_FACE_RAY_RADII <= ONE_FACE_BAND[1])
 
 
@@ -1302,7 +1307,7 @@ def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings:
     for beyond_halo in (False, True):
         edges = _face_edge_distances(field_, pip, bgr, beyond_halo=beyond_halo)
         half = _face_size_from_rays(field_, pip, edges, settings, dim)
-        if half is not None:
+        if half is not None and (not beyond_halo or half >= ONE_FACE_BEYOND_HALO_LEAST):
             return half, edges
     return None
 
