@@ -139,3 +139,4 @@ def test_a_one_whose_face_has_a_scratch_beside_its_pip_is_read():
     assert rays[0] < 0.5 * rays[-2] and rays[1] >= 0.5 * rays[-2]
     observation = READER.read(frame, [tuple(c) for c in corners])
     assert [(d.value, d.cocked) for d in observation.dice] == [(1, False)]
+

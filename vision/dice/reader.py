@@ -25,7 +25,8 @@ or size:
    the nearest top (without a region, the top they lie on the camera's side of); a "top"
    far smaller than the frame's other tops, beside one of them, is a side face too.  A
    single pip (a one) counts only if a face edge closes around it at a plausible distance
-   (the short rays give the face's size) with no pip like it inside that reach, or if its
+   (the short rays give the face's size; the face's colour is the pip's ring's or, where a
+   blurred pip's halo fills that ring, the colour just beyond it) with no pip like it inside that reach, or if its
    die's side faces lie beside it; it is not read when a pip like it is linked to it (as pips of
    a face are) within a two's diagonal: the two's other pip, their link cut when a cocked two's
    side face's pips joined their group.  A face partly out of the frame is not read when
@@ -1101,15 +1102,52 @@ def find_faces(field_: PipField, frame: np.ndarray, settings: ReaderSettings = R
 
 # ----------------------------------------------------------------------------- dice
 
-def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16) -> np.ndarray:
+#: The rays of a lone pip's face (:func:`_face_edge_distances`) sample it every 0.4 pip radii from 1.6 out.
+ONE_FACE_RAY_RADII = np.arange(1.6, 14.01, 0.4)
+#: The band of those samples, in pip radii, that shows a one's face beyond its pip's blurred halo
+#: and inside the smallest face (whose half-edge is 0.5 / 0.14 = 3.6 radii).  Of the 36 ones lost
+#: in dice scenes 5600-6199, 26 had no face closing around their pip; 9 of those had two or more
+#: rays stopped short of 3 radii, in the halo or in the colour noise of a yellow face, and 5 of
+#: those 9 close a face against this band's colour.
+ONE_FACE_BAND = (2.3, 2.9)
+#: A face closed against the colour beyond the halo must reach clearly past that band (pip radii
+#: of half-edge): one pip of a small blurred four whose other pips went ungrouped closed such a
+#: face of 3.92 (cube survey scene 1931, read as a one); the ones it found measured 4.31 and more
+#: (13 of 14 in dice scenes 1000-1299, 5600-6199 and the cube survey; 3157's, 3.92, is lost with it).
+ONE_FACE_BEYOND_HALO_LEAST = 4.0
+ONE_FACE_BAND_MASK = (ONE_FACE_RAY_RADII >= ONE_FACE_BAND[0]) & (ONE_FACE_RAY_RADII <= ONE_FACE_BAND[1])
+
+
+def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, band: np.ndarray,
+                      pip: Pip) -> tuple[float, np.ndarray | None]:
+    """The grey level and colour of a lone pip's face, as its rays see it just beyond the pip.
+
+    The pip's ring (1.4 to 2.1 radii, :func:`_describe_surroundings`) lies in the halo of a
+    blurred pip (a small die out of focus: its light pip brightens the red face around it by
+    20 grey levels or more); judged against that, every ray stops in the halo, short of any
+    face.  The median of the rays' samples in ``ONE_FACE_BAND`` (all round the pip) is the face
+    itself; where too few of them are free (other pips, the frame's border), the ring's values stand.
+    (It is a second chance only, taken where the ring's colour closes no face: a large pip fills
+    that band on a small face, and a dark board seen there lets every ray run on.)
+    """
+    if np.count_nonzero(band) < band.shape[0]:
+        return pip.face_grey, pip.face_bgr
+    face_bgr = None if bgr_samples is None else np.median(bgr_samples[band].astype(np.float32), axis=0)
+    return float(np.median(grey_samples[band])), face_bgr
+
+
+def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16,
+                         beyond_halo: bool = False) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
 
     ``inf`` where the face colour goes on past 14 radii, ``nan`` where the ray leaves the frame
-    first (a die cut by the frame's border: its edge there is not seen, not missing).
+    first (a die cut by the frame's border: its edge there is not seen, not missing).  The face's
+    colour is the pip's ring's, or with ``beyond_halo`` the one seen just beyond the pip's blurred
+    halo (:func:`_face_beyond_halo`).
     """
     grey = field_.grey
     s = pip.shape
-    radii = np.arange(1.6, 14.01, 0.4)
+    radii = ONE_FACE_RAY_RADII
     angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
     unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     pts = pip.xy[None, None] + radii[None, :, None] * (unit @ s.T)[:, None, :]
@@ -1121,9 +1159,13 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
     # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
     marked = field_.near_pip[yi, xi]
-    off = (np.abs(g - pip.face_grey) > step) & ~marked
+    face_grey, face_bgr = pip.face_grey, pip.face_bgr
+    if beyond_halo:
+        face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
+                                               inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
+    off = (np.abs(g - face_grey) > step) & ~marked
     if bgr is not None:
-        off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - pip.face_bgr, axis=-1) > 1.5 * step) & ~marked
+        off |= (np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step) & ~marked
     out = np.full(directions, np.inf)
     for k in range(directions):
         stop = off[k] | ~inside[k]
@@ -1247,6 +1289,15 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
 
     Returns the face's half-edge in pip radii, or ``None`` when it is not a face.
     """
+    face = _lone_pip_face(field_, bgr, pip, settings)
+    return None if face is None else face[0]
+
+
+def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings: ReaderSettings
+                   ) -> tuple[float, np.ndarray] | None:
+    """The face closing around a lone pip: its half-edge in pip radii and the rays that found it
+    (:func:`_face_edge_distances`), or ``None`` when none does.  The rays judge the face's colour
+    as the pip's ring shows it or, failing that, as seen beyond a blurred pip's halo."""
     if pip.face_spread > 0.5 * abs(pip.face_grey - pip.pip_grey) + 8:
         return None
     # A lone light dot on a dark square greyer than the frame's median may be a key's glyph (a
@@ -1256,7 +1307,19 @@ def _lone_pip_face_size(field_: PipField, bgr: np.ndarray | None, pip: Pip, sett
     dim = pip.polarity < 0 and pip.pip_grey < field_.typical_grey
     if dim and not _round_filled_disc(pip):
         return None
-    edges = _face_edge_distances(field_, pip, bgr)
+    for beyond_halo in (False, True):
+        edges = _face_edge_distances(field_, pip, bgr, beyond_halo=beyond_halo)
+        half = _face_size_from_rays(field_, pip, edges, settings, dim)
+        if half is not None and (not beyond_halo or half >= ONE_FACE_BEYOND_HALO_LEAST):
+            return half, edges
+    return None
+
+
+def _face_size_from_rays(field_: PipField, pip: Pip, edges: np.ndarray, settings: ReaderSettings,
+                         dim: bool) -> float | None:
+    """The half-edge (pip radii) of the face that the rays ``edges`` from a lone pip outline, or
+    ``None`` when they outline no die's face (see :func:`_lone_pip_face`; ``dim``: a light pip
+    darker than the frame's median, whose face must close all round it)."""
     lo = 0.5 / settings.pip_radius_range[1] * 0.85    # half the smallest face, in pip radii
     hi = 0.5 / settings.pip_radius_range[0] * 1.5     # corner of the largest face
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
@@ -1365,7 +1428,9 @@ def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | N
     The tolerance is the rays' step (0.4 pip radii) at both ends over the median width, plus a
     few percent.
     """
-    edges = _face_edge_distances(field_, pip, bgr)
+    # (The rays that found its face, when one was found.)
+    face = _lone_pip_face(field_, bgr, pip, settings)
+    edges = _face_edge_distances(field_, pip, bgr) if face is None else face[1]
     directions = len(edges)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85
     hi = 0.5 / settings.pip_radius_range[0] * 1.5
