@@ -1179,6 +1179,28 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     return out
 
 
+def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None
+                   ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A test of pixels (rows, columns) for lying off a face's colour, as the outline tests
+    walk out from its pips: further from the face's grey around its pips than a step (12 at
+    least, a quarter of the pips' contrast, 1.2 times the face's spread) or, given the frame's
+    colours ``bgr``, 1.5 steps from the face's colour; never near a pip (a pip and its rim are
+    no edge of the face)."""
+    pips = [field_.pips[i] for i in face.pips]
+    face_grey = float(np.median([p.face_grey for p in pips]))
+    pip_grey = float(np.median([p.pip_grey for p in pips]))
+    spread = float(np.median([p.face_spread for p in pips]))
+    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+
+    def off(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        result = np.abs(field_.grey[yi, xi] - face_grey) > step
+        if face_bgr is not None:
+            result |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
+        return result & ~field_.near_pip[yi, xi]
+    return off
+
+
 def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16) -> float:
     """How much of a closed outline of the face's colour run around its pips where its corners put it?
 
@@ -1200,12 +1222,7 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
     """
     grey = field_.grey
     h, w = grey.shape[:2]
-    pips = [field_.pips[i] for i in face.pips]
-    face_grey = float(np.median([p.face_grey for p in pips]))
-    pip_grey = float(np.median([p.pip_grey for p in pips]))
-    spread = float(np.median([p.face_spread for p in pips]))
-    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
-    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+    off_face = _off_face_test(field_, face, bgr)
     c = face.corners
     centre = c.mean(axis=0)
     # The face's square frame: u along one edge, v along the next (each a half-edge long).
@@ -1224,10 +1241,7 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
         if not inside.all():
             closed += 1  # cut by the frame's border: not seen, not missing
             continue
-        off = np.abs(grey[yi, xi] - face_grey) > step
-        if face_bgr is not None:
-            off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
-        off &= ~field_.near_pip[yi, xi]
+        off = off_face(yi, xi)
         hits = np.nonzero(off)[0]
         if len(hits) and 0.75 <= fractions[hits[0]] <= 1.45:
             closed += 1
@@ -2340,12 +2354,7 @@ def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
         return None
     along = diagonal / span
     across = np.array([-along[1], along[0]])
-    pips = [field_.pips[i] for i in face.pips]
-    face_grey = float(np.median([p.face_grey for p in pips]))
-    pip_grey = float(np.median([p.pip_grey for p in pips]))
-    spread = float(np.median([p.face_spread for p in pips]))
-    face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
-    step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
+    off_face = _off_face_test(field_, face, bgr)
     grey = field_.grey
     h, w = grey.shape[:2]
     centre = points.mean(axis=0)
@@ -2364,10 +2373,7 @@ def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
             xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
             if not ((xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)).all():
                 return math.nan
-            off = np.abs(grey[yi, xi] - face_grey) > step
-            if face_bgr is not None:
-                off |= np.linalg.norm(bgr[yi, xi].astype(np.float32) - face_bgr, axis=-1) > 1.5 * step
-            off &= ~field_.near_pip[yi, xi]
+            off = off_face(yi, xi)
             # (The face ends where its colour does not come back within a quarter of its
             # diagonal: a glint or a translucent die's far pip seen through it is passed.)
             runs = np.convolve(off.astype(int), np.ones(run, int), mode="valid") == run
