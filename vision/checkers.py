@@ -340,6 +340,15 @@ LONE_EDGE_REACH = 1.2
 #: whose rays stay on the paint, are averaged.
 PAINT_END_MOST = 4
 PAINT_END_STEPS = (1.4, 2.45)
+#: Such a faint end on paint of its colour whose far arc shows no line (blur smears a dark
+#: checker's rim into the dark paint beyond it) is still taken when that arc steps clearly:
+#: :func:`_far_step` and :func:`_far_axis_circle_step` both at least this (8-bit Lab
+#: lightness).  Flat synthetic seeds 0-8999 (corners given), candidates of a small stack's
+#: colour one step beyond it with 0.75-0.81 of their rims and their far arcs: the three that
+#: are no checkers (the bare point beyond a black checker on black or dark paint: 1669, 5963,
+#: 1011) step 3.0 at most on the lower of the two; the two checkers read short without a line
+#: (8005 top[5], bottom[4], black on a blurred black board) 6.0 and 7.8.
+PAINT_END_CLEAR_STEP = 4.5
 #: A small stack (:data:`PAINT_END_MOST` checkers or fewer) of white checkers in glare clipped
 #: to plain white (:data:`CLIPPED_LIGHTNESS`) shows its next checker's rim only where it meets
 #: something darker (the point's paint, the board's print): the ring directions where every
@@ -3832,7 +3841,8 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
     - a stack's last checker on paint of its colour, its rim just short of
       :data:`COVERAGE_THRESHOLD` (at least :data:`LONE_MOST_RIM`): its far arc must also show
       the rim as a line beyond the lightness of both its sides (:func:`_far_rim_line`, at least
-      :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp.
+      :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp, or step
+      clearly (:data:`PAINT_END_CLEAR_STEP`), where blur leaves no line.
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
     most_rim, reach = _f32(LONE_MOST_RIM), FIRST_MAX * radius
@@ -3862,10 +3872,12 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if not (paired or faint_end) or cand.distances[last][k] >= SAME_PAINT:
                 continue
             x, y = float(cand.px[k]), float(cand.py[k])
-            if (_far_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP
-                    or _far_axis_circle_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP):
+            far_step = min(_far_step(lightness, x, y, radius, edge_up),
+                           _far_axis_circle_step(lightness, x, y, radius, edge_up))
+            if far_step < LONE_RIM_STEP:
                 continue
-            if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
+            if (paired or far_step >= PAINT_END_CLEAR_STEP
+                    or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE):
                 chains[row, column] = ((chain or [last]) + [k], rival)
                 break
 
