@@ -349,6 +349,12 @@ PAINT_END_STEPS = (1.4, 2.45)
 #: 1011) step 3.0 at most on the lower of the two; the two checkers read short without a line
 #: (8005 top[5], bottom[4], black on a blurred black board) 6.0 and 7.8.
 PAINT_END_CLEAR_STEP = 4.5
+#: Such an end stepping clearly may show less of its rim than :data:`LONE_MOST_RIM`, down to
+#: this share (23 of the 32 ring directions).  Flat synthetic seeds 0-8999 (corners given),
+#: candidates so placed with 0.72 of their rims: the 16 that are no checkers step 3.2 at most
+#: (7147 bottom[5], beyond a white pair on walnut), the checkers 4.5 (5739 bottom[5], read
+#: empty), 6.9 (6528), 11.2 (8005 top[8], read 2 for 3) and 27.4 (184).
+PAINT_END_CLEAR_RIM = 0.7
 #: A small stack (:data:`PAINT_END_MOST` checkers or fewer) of white checkers in glare clipped
 #: to plain white (:data:`CLIPPED_LIGHTNESS`) shows its next checker's rim only where it meets
 #: something darker (the point's paint, the board's print): the ring directions where every
@@ -3845,7 +3851,7 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
       clearly (:data:`PAINT_END_CLEAR_STEP`), where blur leaves no line.
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
-    most_rim, reach = _f32(LONE_MOST_RIM), FIRST_MAX * radius
+    most_rim, clear_rim, reach = _f32(LONE_MOST_RIM), _f32(PAINT_END_CLEAR_RIM), FIRST_MAX * radius
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if len(chain) > PAINT_END_MOST:
@@ -3868,7 +3874,7 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
                   if ys[k] < facing - FACING_TOUCH * radius]
         for k in sorted(beyond, key=lambda k: -full[k]):
             paired = pair and float(cand.no_near[k]) >= _f32(MEMBER_FLOOR)
-            faint_end = bool(chain) and most_rim <= full[k] < _f32(threshold)
+            faint_end = bool(chain) and clear_rim <= full[k] < _f32(threshold)
             if not (paired or faint_end) or cand.distances[last][k] >= SAME_PAINT:
                 continue
             x, y = float(cand.px[k]), float(cand.py[k])
@@ -3877,7 +3883,8 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if far_step < LONE_RIM_STEP:
                 continue
             if (paired or far_step >= PAINT_END_CLEAR_STEP
-                    or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE):
+                    or full[k] >= most_rim
+                    and _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE):
                 chains[row, column] = ((chain or [last]) + [k], rival)
                 break
 
