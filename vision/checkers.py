@@ -3878,8 +3878,11 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
             if not (paired or faint_end) or cand.distances[last][k] >= SAME_PAINT:
                 continue
             x, y = float(cand.px[k]), float(cand.py[k])
-            far_step = min(_far_step(lightness, x, y, radius, edge_up),
-                           _far_axis_circle_step(lightness, x, y, radius, edge_up))
+            # (The circle's step is asked for only when the plain one passes: most fail it.)
+            far_step = _far_step(lightness, x, y, radius, edge_up)
+            if far_step < LONE_RIM_STEP:
+                continue
+            far_step = min(far_step, _far_axis_circle_step(lightness, x, y, radius, edge_up))
             if far_step < LONE_RIM_STEP:
                 continue
             if (paired or far_step >= PAINT_END_CLEAR_STEP
