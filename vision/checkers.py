@@ -340,6 +340,21 @@ LONE_EDGE_REACH = 1.2
 #: whose rays stay on the paint, are averaged.
 PAINT_END_MOST = 4
 PAINT_END_STEPS = (1.4, 2.45)
+#: Such a faint end on paint of its colour whose far arc shows no line (blur smears a dark
+#: checker's rim into the dark paint beyond it) is still taken when that arc steps clearly:
+#: :func:`_far_step` and :func:`_far_axis_circle_step` both at least this (8-bit Lab
+#: lightness).  Flat synthetic seeds 0-8999 (corners given), candidates of a small stack's
+#: colour one step beyond it with 0.75-0.81 of their rims and their far arcs: the three that
+#: are no checkers (the bare point beyond a black checker on black or dark paint: 1669, 5963,
+#: 1011) step 3.0 at most on the lower of the two; the two checkers read short without a line
+#: (8005 top[5], bottom[4], black on a blurred black board) 6.0 and 7.8.
+PAINT_END_CLEAR_STEP = 4.5
+#: Such an end stepping clearly may show less of its rim than :data:`LONE_MOST_RIM`, down to
+#: this share (23 of the 32 ring directions).  Flat synthetic seeds 0-8999 (corners given),
+#: candidates so placed with 0.72 of their rims: the 16 that are no checkers step 3.2 at most
+#: (7147 bottom[5], beyond a white pair on walnut), the checkers 4.5 (5739 bottom[5], read
+#: empty), 6.9 (6528), 11.2 (8005 top[8], read 2 for 3) and 27.4 (184).
+PAINT_END_CLEAR_RIM = 0.7
 #: A small stack (:data:`PAINT_END_MOST` checkers or fewer) of white checkers in glare clipped
 #: to plain white (:data:`CLIPPED_LIGHTNESS`) shows its next checker's rim only where it meets
 #: something darker (the point's paint, the board's print): the ring directions where every
@@ -3832,10 +3847,11 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
     - a stack's last checker on paint of its colour, its rim just short of
       :data:`COVERAGE_THRESHOLD` (at least :data:`LONE_MOST_RIM`): its far arc must also show
       the rim as a line beyond the lightness of both its sides (:func:`_far_rim_line`, at least
-      :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp.
+      :data:`LONE_RIM_LINE`), where the paint's own shading toward the tip is a ramp, or step
+      clearly (:data:`PAINT_END_CLEAR_STEP`), where blur leaves no line.
     """
     # (Few points qualify: plain Python until one does; this runs on every read.)
-    most_rim, reach = _f32(LONE_MOST_RIM), FIRST_MAX * radius
+    most_rim, clear_rim, reach = _f32(LONE_MOST_RIM), _f32(PAINT_END_CLEAR_RIM), FIRST_MAX * radius
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
         if len(chain) > PAINT_END_MOST:
@@ -3858,14 +3874,20 @@ def _paint_stack_ends(scorer: RingScorer, candidates: dict, chains: dict, radius
                   if ys[k] < facing - FACING_TOUCH * radius]
         for k in sorted(beyond, key=lambda k: -full[k]):
             paired = pair and float(cand.no_near[k]) >= _f32(MEMBER_FLOOR)
-            faint_end = bool(chain) and most_rim <= full[k] < _f32(threshold)
+            faint_end = bool(chain) and clear_rim <= full[k] < _f32(threshold)
             if not (paired or faint_end) or cand.distances[last][k] >= SAME_PAINT:
                 continue
             x, y = float(cand.px[k]), float(cand.py[k])
-            if (_far_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP
-                    or _far_axis_circle_step(lightness, x, y, radius, edge_up) < LONE_RIM_STEP):
+            # (The circle's step is asked for only when the plain one passes: most fail it.)
+            far_step = _far_step(lightness, x, y, radius, edge_up)
+            if far_step < LONE_RIM_STEP:
                 continue
-            if paired or _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE:
+            far_step = min(far_step, _far_axis_circle_step(lightness, x, y, radius, edge_up))
+            if far_step < LONE_RIM_STEP:
+                continue
+            if (paired or far_step >= PAINT_END_CLEAR_STEP
+                    or full[k] >= most_rim
+                    and _far_rim_line(lightness, x, y, radius, edge_up) >= LONE_RIM_LINE):
                 chains[row, column] = ((chain or [last]) + [k], rival)
                 break
 

@@ -100,3 +100,20 @@ def test_a_small_stack_s_faint_end_off_its_paint_is_counted(seed, point):
     # clearly against its point's paint all along its far arc
     # (vision.checkers._faint_ends_off_paint): read red 1 before.
     assert_hard_frame_counts_read(seed, 2)
+
+
+@pytest.mark.parametrize("point, count", [(("top", 5), 2), (("bottom", 4), 2), (("top", 8), 3)])
+def test_a_blurred_black_stack_s_end_on_black_paint_is_counted(point, count):
+    """Hard seed 8005 (black-board, small and blurred): a black checker on a black checker,
+    its rim 23 to 26 of 32 ring directions and its far arc no line (blur smears it into the
+    paint beyond), but stepping 6.0, 7.8 and 11.2 in lightness there (the bare point beyond a
+    black checker on dark paint steps 3.2 at most: vision.checkers.PAINT_END_CLEAR_STEP).  Read
+    one short before."""
+    from vision.reader import BoardReader
+    from vision.render import RenderOptions, render_board
+
+    scene = render_board(None, RenderOptions(seed=8005, hard=True))
+    obs = BoardReader().read(scene.image, corners=scene.corners)
+    row, column = point
+    assert getattr(scene.truth, row)[column].count == count
+    assert getattr(obs, row)[column].count == count
