@@ -4000,7 +4000,6 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
     """
     # (Few stacks have a whole rim beyond their end that far in colour: plain Python until
     # one does; this runs on every read.)
-    lo, hi = PAINT_END_STEPS
     whole, far_level = _f32(WHOLE_RIM), _f32(LONE_FAR_ARC)
     for (row, column), cand in candidates.items():
         chain, rival = chains[row, column]
@@ -4008,8 +4007,8 @@ def _lit_stack_ends(candidates: dict, chains: dict, radius: float, limit: float,
             continue
         ys, full, far = cand.ys.tolist(), cand.full.tolist(), cand.far_arc.tolist()
         last = chain[-1]
-        jumped = [k for k, y in enumerate(ys) if lo * radius <= y - ys[last] <= hi * radius
-                  and full[k] >= whole and cand.distances[last][k] >= COLOUR_JUMP]
+        jumped = [k for k in _one_step_on(ys, chain, radius, limit)
+                  if full[k] >= whole and cand.distances[last][k] >= COLOUR_JUMP]
         if not jumped:
             continue
         facing = _facing_end(candidates, chains, row, column, height)

@@ -725,6 +725,18 @@ def _sqrtm(m: np.ndarray) -> np.ndarray:
     return vecs @ np.diag(np.sqrt(np.maximum(vals, 1e-12))) @ vecs.T
 
 
+def _board_root(reference: Callable[[np.ndarray], np.ndarray], point: np.ndarray) -> np.ndarray:
+    """The map of image offsets near ``point`` onto the board's plane there, keeping areas: the
+    square root of the board's metric at that point (``reference``) over its determinant's root,
+    so that a square lying on the board maps to a square of the same area.
+
+    >>> np.round(_board_root(lambda point: np.diag([4.0, 1.0]), np.zeros(2)), 3).tolist()
+    [[1.414, 0.0], [0.0, 0.707]]
+    """
+    board = reference(point)
+    return _sqrtm(board / math.sqrt(np.linalg.det(board)))
+
+
 def _pip_metrics(pips: Sequence[Pip]) -> np.ndarray:
     """Per pip, the 2x2 matrix M with ``sqrt(v M v)`` = length of v in that pip's radii."""
     return np.array([np.linalg.inv(4.0 * p.cov) for p in pips]).reshape(-1, 2, 2)
@@ -1451,8 +1463,7 @@ def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | N
     closed = np.isfinite(edges) & (edges >= lo) & (edges <= hi)
     angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
     steps = np.stack([np.cos(angles), np.sin(angles)], axis=1) @ pip.shape.T   # pixels per pip radius
-    board = reference(pip.xy)
-    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    root = _board_root(reference, pip.xy)
     scale = np.linalg.norm(steps @ root.T, axis=1)          # board units per pip radius, per ray
     half = directions // 2
     pairs = [k for k in range(half) if closed[k] and closed[k + half]]
@@ -1875,8 +1886,7 @@ def _outline_squareness(face: Face, reference: Callable[[np.ndarray], np.ndarray
     """
     if len(face.pips) < 4:
         return None
-    board = reference(face.centre)
-    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    root = _board_root(reference, face.centre)
     c = (face.corners - face.centre) @ root.T
     u, v = c[1] - c[0], c[3] - c[0]
     gram = np.array([[u @ u, u @ v], [u @ v, v @ v]])
@@ -2345,8 +2355,7 @@ def _across_reaches(field_: PipField, face: Face, bgr: np.ndarray | None,
     points = np.array([field_.pips[i].xy for i in face.pips])
     pairs = [(a, b) for a in range(len(points)) for b in range(a + 1, len(points))]
     a, b = max(pairs, key=lambda ab: float(np.linalg.norm(points[ab[0]] - points[ab[1]])))
-    board = reference(face.centre)
-    root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+    root = _board_root(reference, face.centre)
     to_image = np.linalg.inv(root)
     diagonal = root @ (points[b] - points[a])
     span = float(np.linalg.norm(diagonal))   # a flat face's corners lie about this far from its centre
@@ -3040,9 +3049,8 @@ class DiceReader:
     @staticmethod
     def _squareness(face: Face, reference) -> float:
         """Minor/major axis ratio of the face's pips once the board's own foreshortening is undone (1 = flat)."""
-        board = reference(face.centre)
         # Pip ellipse (as a metric) seen in board coordinates: M_board = J^-T M J^-1, with J the board metric root.
-        root = _sqrtm(board / math.sqrt(np.linalg.det(board)))
+        root = _board_root(reference, face.centre)
         inv = np.linalg.inv(root)
         m = inv.T @ face.metric @ inv
         vals = np.linalg.eigvalsh(m)
