@@ -35,9 +35,10 @@ blotches of paint, a shadow's soft edge or a die's straight side beyond the base
 a line darker or lighter than both the face and the paint beyond, which are one colour (glare
 is a ramp); or when it steps in every direction of the arc and is no ramp; or when it steps on
 most of the arc and shows a clear line there that the bare points of the same paint, at the same
-height, do not show (a line printed across the bases shows on all of them).  Likewise a checker
-whose whole rim shows has nothing lying on it closely, and a stack's end that shows only part of
-a rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
+height, do not show (a line printed across the bases shows on all of them); so too a checker a
+little off the paint's colour whose middle is one face (a die on a base leaves paint around
+it).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
+end that shows only part of a rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
 shows part of a ring too); a small stack's end touching the one before with the point's paint
 in its middle, short of a whole rim, must show its far rim too (the bare point beyond a checker
 of its paint rings on that checker's rim and the triangle's sides, its far arc a faint ramp).
