@@ -38,8 +38,8 @@ most of the arc and shows a clear line there that the bare points of the same pa
 height, do not show (a line printed across the bases shows on all of them); so too a checker a
 little off the paint's colour whose middle is one face (a die on a base leaves paint around
 it).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
-end that shows only part of a rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
-shows part of a ring too); a small stack's end touching the one before with the point's paint
+end that shows only part of a rim, half under its neighbour, must have its neighbour's colour
+(the point's paint beside a rim shows part of a ring too); a small stack's end touching the one before with the point's paint
 in its middle, short of a whole rim, must show its far rim too (the bare point beyond a checker
 of its paint rings on that checker's rim and the triangle's sides, its far arc a faint ramp).
 
