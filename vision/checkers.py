@@ -39,9 +39,10 @@ height, do not show (a line printed across the bases shows on all of them); so t
 little off the paint's colour whose middle is one face (a die on a base leaves paint around
 it).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
 end that shows only part of a rim, half under its neighbour, must have its neighbour's colour
-(the point's paint beside a rim shows part of a ring too); a small stack's end touching the one before with the point's paint
-in its middle, short of a whole rim, must show its far rim too (the bare point beyond a checker
-of its paint rings on that checker's rim and the triangle's sides, its far arc a faint ramp).
+(the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
+before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
+bare point beyond a checker of its paint rings on that checker's rim and the triangle's sides,
+its far arc a faint ramp).
 
 Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
 through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
