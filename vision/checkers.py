@@ -35,12 +35,14 @@ blotches of paint, a shadow's soft edge or a die's straight side beyond the base
 a line darker or lighter than both the face and the paint beyond, which are one colour (glare
 is a ramp); or when it steps in every direction of the arc and is no ramp; or when it steps on
 most of the arc and shows a clear line there that the bare points of the same paint, at the same
-height, do not show (a line printed across the bases shows on all of them).  Likewise a checker
-whose whole rim shows has nothing lying on it closely, and a stack's end that shows only part of
-a rim, half under its neighbour, must have its neighbour's colour (the point's paint beside a rim
-shows part of a ring too); a small stack's end touching the one before with the point's paint
-in its middle, short of a whole rim, must show its far rim too (the bare point beyond a checker
-of its paint rings on that checker's rim and the triangle's sides, its far arc a faint ramp).
+height, do not show (a line printed across the bases shows on all of them); so too a checker a
+little off the paint's colour whose middle is one face (a die on a base leaves paint around
+it).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
+end that shows only part of a rim, half under its neighbour, must have its neighbour's colour
+(the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
+before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
+bare point beyond a checker of its paint rings on that checker's rim and the triangle's sides,
+its far arc a faint ramp).
 
 Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
 through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
@@ -285,6 +287,24 @@ RIM_NOT_RAMP = 0.0
 #: whose shadow beyond them hid the line from the first comparison, now taken, 7.62 (6348
 #: bottom[10]) to 13.55 (7335 bottom[4]; 7026 bottom[2], 7.98, steps in colour 1.96, 0.92 of
 #: its lightness step).
+#: A checker near its point's paint but not of it (:func:`_paint_gap` from :data:`SAME_PAINT` up
+#: to :data:`OFF_PAINT`: a red a little off the point's red) is asked the same line, as is one
+#: fainter still (:data:`OWN_LINE_FAINT`): its groove is the line, its face's colour no cue
+#: where glare or shade may lift a bare base's as far.  Its middle must also be one face, evenly
+#: off the paint: no blob of it off the paint by :data:`OFF_PAINT` as large as a die's face
+#: (:data:`DIE_LEAST` radii square, see :func:`_one_face_near_paint`), where a dark die lying on
+#: a base, too flat and smooth for :func:`_die_on_paint`, leaves paint around a dark blob whose
+#: outline is a line too (real wtc2022-a with its corners found, top[6]: a blob of 59 pixels,
+#: 1.8 times a die's face; line 7.7, beyond its siblings' 7.3).  Flat 0-8999 and solid 0-499
+#: (corners given), every candidate near the edge of a point read empty with
+#: :data:`OWN_LINE_RIM` of a rim or more and a colour so near the paint, in the reading kept:
+#: the smaller of the line and the line beyond the siblings' on the 1626 bare bases is 2.96 at
+#: most (66 bottom[8]); the lone checkers it now takes 6.39 (7084 bottom[4]), 8.54 (8104
+#: bottom[4]), 8.56 (solid 310 bottom[7]), 8.58 (2656 bottom[10]) and 9.42 (8620 bottom[2]),
+#: their largest blob off the paint 10 pixels (0.3 of a die's face).  On the board-plane reads of
+#: frames finally read from a slant, two bare bases show such lines (7224 bottom[3] beneath a
+#: tall pile's end, 11.3; 5108 bottom[11], 5.95), their middles not one face (blobs 69 and 67
+#: pixels: the pile's end, a noisy frame's blotch).
 LONE_OWN_LINE = 5.0
 #: Such a line, its bare siblings lacking it, is the one cue asked of a lone checker of its
 #: point's paint whose rim is fainter still: short of :data:`LONE_MOST_RIM` all round (down to
@@ -3507,17 +3527,10 @@ def _die_on_paint(lab: np.ndarray, x: float, y: float, paint: list[float], radiu
     >>> looks(cv2.GaussianBlur(field, (0, 0), 2.0))
     False
     """
-    reach = DIE_ON_PAINT_REACH * radius
-    k = int(math.ceil(reach))
-    xi, yi = int(round(x)), int(round(y))
-    if xi - k < 0 or yi - k < 0 or xi + k >= lab.shape[1] or yi + k >= lab.shape[0]:
+    middle = _off_paint_middle(lab, x, y, paint, radius)
+    if middle is None:
         return False
-    patch = lab[yi - k:yi + k + 1, xi - k:xi + k + 1]
-    # Squared weighted (calibration.colours.weighted) distance to the paint, per pixel.
-    diff = patch - np.array(paint, np.float32)
-    distance2 = cv2.transform(cv2.multiply(diff, diff), _SQUARED_WEIGHTS)
-    inside = _disc_mask(k, reach)
-    off = (distance2 >= OFF_PAINT * OFF_PAINT) & inside
+    patch, off, inside = middle
     off_count, inside_count = int(np.count_nonzero(off)), int(np.count_nonzero(inside))
     least = (DIE_LEAST * radius) ** 2
     if off_count < least or inside_count - off_count < DIE_PAINT_SHARE * inside_count:
@@ -3530,6 +3543,57 @@ def _die_on_paint(lab: np.ndarray, x: float, y: float, paint: list[float], radiu
         return False
     sharp = np.abs(cv2.Laplacian(np.ascontiguousarray(patch[:, :, 0]), cv2.CV_32F))
     return bool(np.median(sharp[labels == blob]) >= DIE_SHARP)
+
+
+def _off_paint_middle(lab: np.ndarray, x: float, y: float, paint: list[float], radius: float
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The middle of a reading at (``x``, ``y``) on a Lab image (float32), within
+    :data:`DIE_ON_PAINT_REACH` radii: its square patch of the image, which of its pixels lie
+    off the Lab colour ``paint`` (:data:`OFF_PAINT` or more, weighted Lab) inside that disc, and
+    the disc; None where the disc runs off the image."""
+    reach = DIE_ON_PAINT_REACH * radius
+    k = int(math.ceil(reach))
+    xi, yi = int(round(x)), int(round(y))
+    if xi - k < 0 or yi - k < 0 or xi + k >= lab.shape[1] or yi + k >= lab.shape[0]:
+        return None
+    patch = lab[yi - k:yi + k + 1, xi - k:xi + k + 1]
+    # Squared weighted (calibration.colours.weighted) distance to the paint, per pixel.
+    diff = patch - np.array(paint, np.float32)
+    distance2 = cv2.transform(cv2.multiply(diff, diff), _SQUARED_WEIGHTS)
+    inside = _disc_mask(k, reach)
+    return patch, (distance2 >= OFF_PAINT * OFF_PAINT) & inside, inside
+
+
+def _one_face_near_paint(scorer: RingScorer, cand: _Candidates, j: int,
+                         siblings: list[tuple[str, int]], centres: dict, radius: float) -> bool:
+    """Whether candidate ``j``, a reading near its point's paint but not of it, shows one face
+    a little off that paint rather than the paint with something small on it (see
+    :data:`LONE_OWN_LINE`): no blob of its middle lies off the paint (the median of its bare
+    ``siblings`` at its height; :func:`_off_paint_middle`) over a die's face
+    (:data:`DIE_LEAST` radii square).
+
+    >>> field = np.full((60, 100, 3), (40, 40, 150), np.uint8)           # red paint
+    >>> _ = cv2.circle(field, (30, 30), 11, (40, 40, 125), -1)           # a darker red checker
+    >>> _ = cv2.rectangle(field, (70, 30), (78, 38), (20, 20, 20), -1)   # a black die on a base
+    >>> scorer = RingScorer(field, radius=11.0)
+    >>> xs, ys = np.float32([30, 70]), np.float32([30, 30])
+    >>> cand = _Candidates(ys=ys, px=xs, py=ys, full=ys, no_far=ys, no_near=ys,
+    ...                    colours=scorer.colour_at(xs, ys), far_arc=ys)
+    >>> centres = {("top", 0): 30.0, ("top", 2): 70.0, ("top", 4): 50.0}
+    >>> [_one_face_near_paint(scorer, cand, j, [("top", 4)], centres, 11.0) for j in (0, 1)]
+    [True, False]
+    """
+    y = float(cand.py[j])
+    paint = np.median(scorer.colour_at(np.array([centres[key] for key in siblings], np.float32),
+                                       np.full(len(siblings), y, np.float32)), axis=0)
+    middle = _off_paint_middle(scorer.lab, float(cand.px[j]), y, paint.tolist(), radius)
+    if middle is None:
+        return True
+    off = middle[1]
+    if np.count_nonzero(off) < (DIE_LEAST * radius) ** 2:
+        return True
+    _, _, stats, _ = cv2.connectedComponentsWithStats(off.view(np.uint8), connectivity=8)
+    return bool(stats[1:, cv2.CC_STAT_AREA].max() < (DIE_LEAST * radius) ** 2)
 
 
 @functools.lru_cache(maxsize=8)
@@ -3770,8 +3834,10 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
     there is no ramp (see :data:`RIM_NOT_RAMP`); or, with the point's paint, when its far arc
     shows a line at least :data:`LONE_OWN_LINE` beyond both its levels that the bare points of
     the same paint (``siblings``, sampled beside their axes as the candidate lies beside
-    ``point``'s) do not show.  Like every lone reading of its point's paint, it must also step
-    in colour (:func:`_paint_lone`).  One with its point's paint and a rim fainter still (less
+    ``point``'s) do not show, so also with a colour near the paint (below :data:`OFF_PAINT`)
+    when its middle shows one face (:func:`_one_face_near_paint`).
+    Like every lone reading of its point's paint, it must also step in colour
+    (:func:`_paint_lone`).  One with (or near) its point's paint and a rim fainter still (less
     of it all round, down to :data:`OWN_LINE_RIM`, or a step on less than most of its far arc)
     is taken on that line alone, when it and the line beyond the siblings' both reach
     :data:`OWN_LINE_FAINT`.
@@ -3804,18 +3870,23 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
         line = _far_rim_line(lightness, x, y, radius, edge_up)
         if float(steps.min()) >= LONE_RIM_STEP:  # a rim all along the arc (RIM_NOT_RAMP)
             rim = line >= RIM_NOT_RAMP
-        elif gap < SAME_PAINT:
-            circle = _far_circle_step(lightness, x, y, radius, edge_up)
+        else:
+            # The averaged step is asked of the paint's own colour only; the line its bare
+            # siblings lack of one near it too (see LONE_OWN_LINE).
+            circle = (_far_circle_step(lightness, x, y, radius, edge_up) if gap < SAME_PAINT
+                      else 0.0)
             rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
                    and line >= LONE_RIM_LINE)
             if not rim and line >= LONE_OWN_LINE:   # (see LONE_OWN_LINE)
                 offset = x - (centres[point] if point is not None else x)
                 if (_line_siblings_lack(lightness, x, y, radius, edge_up,
                                         [centres[key] + offset for key in siblings])
-                        >= LONE_OWN_LINE and _steps_in_colour(scorer, x, y, radius, edge_up)):
+                        >= LONE_OWN_LINE and _steps_in_colour(scorer, x, y, radius, edge_up)
+                        and (gap < SAME_PAINT or _one_face_near_paint(scorer, cand, j, siblings,
+                                                                      centres, radius))):
                     return [j]
-        else:
-            continue
+            if gap >= SAME_PAINT:
+                continue
         # And the step in colour that every lone reading of its point's paint must show
         # (_paint_lone, which sees the readings made before this one).
         if rim and _far_step(scorer.lab, x, y, radius, edge_up) >= LONE_RIM_STEP:
@@ -3829,20 +3900,25 @@ def _faint_own_line(scorer: RingScorer, cand: _Candidates, j: int, edge_up: bool
     """Whether candidate ``j``, a lone reading whose rim is too faint for
     :func:`_paint_rim_lone`'s other tests, is a checker of its point's paint by its groove alone
     (see :data:`OWN_LINE_RIM`): a far-arc line (:func:`_far_rim_line`) of at least
-    :data:`OWN_LINE_FAINT`, a middle of the point's paint (:func:`_paint_gap` below
-    :data:`SAME_PAINT`), the line beyond its bare ``siblings``' (:func:`_sibling_rim_line`, as
-    :func:`_paint_rim_lone` samples them) as clear, and, where its lightness steps by
-    :data:`LONE_RIM_STEP` or more, a step in colour of :data:`LONE_COLOUR_STEP` of that."""
+    :data:`OWN_LINE_FAINT`, a middle of the point's paint or near it and of one face
+    (:func:`_paint_gap` below :data:`OFF_PAINT`, :func:`_one_face_near_paint`; see
+    :data:`LONE_OWN_LINE`), the line beyond its bare ``siblings``'
+    (:func:`_sibling_rim_line`, as :func:`_paint_rim_lone` samples them) as clear, and, where
+    its lightness steps by :data:`LONE_RIM_STEP` or more, a step in colour of
+    :data:`LONE_COLOUR_STEP` of that."""
     lightness = scorer.lab[:, :, 0]
     x, y = float(cand.px[j]), float(cand.py[j])
-    if (_far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT
-            or _paint_gap(scorer, cand, j, siblings, centres) >= SAME_PAINT):
+    if _far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT:
+        return False
+    gap = _paint_gap(scorer, cand, j, siblings, centres)
+    if gap >= OFF_PAINT:
         return False
     offset = x - (centres[point] if point is not None else x)
     if _line_siblings_lack(lightness, x, y, radius, edge_up,
                            [centres[key] + offset for key in siblings]) < OWN_LINE_FAINT:
         return False
-    return _steps_in_colour(scorer, x, y, radius, edge_up)
+    return _steps_in_colour(scorer, x, y, radius, edge_up) and (
+        gap < SAME_PAINT or _one_face_near_paint(scorer, cand, j, siblings, centres, radius))
 
 
 def _steps_in_colour(scorer: RingScorer, x: float, y: float, radius: float, edge_up: bool

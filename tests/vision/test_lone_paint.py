@@ -22,9 +22,9 @@ from checker_frames import (
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, OWN_LINE_FAINT, OWN_LINE_RIM,
-    RIM_NOT_RAMP, _Candidates, _far_circle_step, _far_rim_line, _far_step, _far_steps,
-    _paint_rim_lone, _sibling_rim_line,
+    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, OFF_PAINT, OWN_LINE_FAINT,
+    OWN_LINE_RIM, RIM_NOT_RAMP, SAME_PAINT, _Candidates, _far_circle_step, _far_rim_line,
+    _far_step, _far_steps, _paint_gap, _paint_rim_lone, _sibling_rim_line,
 )
 from vision.rings import RingScorer
 
@@ -148,12 +148,13 @@ CREAM, RED = (170, 205, 215), (45, 45, 175)
 
 
 def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15,
-                 soft: bool = False) -> np.ndarray:
+                 soft: bool = False, tint: float = 1.0) -> np.ndarray:
     """Cream with red bottom points 0..5 (BGR); optionally (``lone``) a red checker on point 2's
     base, ``beside`` radii right of the candidate's place, as a tournament set's: its face
     shaded darker toward its rim (a dome) and a soft dark groove at its edge (``soft``: a
     flatter face, its groove deeper but wider, the whole a little blurred: its rim steps on
-    less than most of the far arc); or (``band``) a
+    less than most of the far arc; ``tint``: its face that much lighter than the paint, a red a
+    little off the point's); or (``band``) a
     dark line printed across every base (parallel to the edge) a checker's radius beyond the
     candidate's place."""
     field = painted_points(CREAM, RED)
@@ -163,7 +164,7 @@ def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15,
         d = np.hypot(xs - (CENTRE[0] + beside * RADIUS), ys - CENTRE[1]) / RADIUS
         depth, width, dome = (0.3, 0.2, 0.1) if soft else (0.12, 0.1, 0.25)
         groove = 1 - depth * np.exp(-((d - 0.93) / width) ** 2 / 2)
-        shade = np.where(d < 1.0, 1 + dome * (0.5 - np.minimum(d, 0.93)), 1.0)
+        shade = np.where(d < 1.0, tint * (1 + dome * (0.5 - np.minimum(d, 0.93))), 1.0)
         field *= (shade * groove)[:, :, None]
     if band:
         beyond = (CENTRE[1] - ys) / RADIUS
@@ -226,5 +227,37 @@ def test_a_fainter_checker_of_its_paint_is_taken_by_its_groove_alone(kind, soft,
     centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
     verdict = _paint_rim_lone(scorer, _candidate(scorer, full), False, float("inf"),
                               [("bottom", 0), ("bottom", 4)], centres, RADIUS,
+                              GEOMETRY.height, 0.4, ("bottom", 2))
+    assert verdict == ([0] if taken else None)
+
+
+@pytest.mark.parametrize("kind, tint, full, taken", [
+    ("checker", 1.2, 0.8, True),                               # steps on less than most of it
+    ("checker", 1.2, (OWN_LINE_RIM + LONE_MOST_RIM) / 2, True),  # short of most of a rim
+    ("band", 1.2, 0.8, False),
+])
+def test_a_checker_near_its_paint_is_taken_by_a_groove_its_bare_siblings_lack(kind, tint, full,
+                                                                              taken):
+    """A red checker a little lighter than its red point (its middle near the point's paint but
+    not of it, :data:`vision.checkers.SAME_PAINT` to :data:`vision.checkers.OFF_PAINT` off)
+    shows its groove as the line its bare siblings lack, as one of the point's very paint does
+    (synthetic 8104 bottom[4], 8620 bottom[2], 7084 bottom[4], 2656 bottom[10] were read empty:
+    only the paint's own colour was asked for that line).  A bare base under a printed line,
+    lit as light by a soft spot, is no checker: the line shows on its siblings too."""
+    if kind == "band":  # a bare base lit that much by a soft spot: the print its only line
+        field = _domed_field(band=True).astype(np.float32)
+        ys, xs = np.mgrid[0:field.shape[0], 0:field.shape[1]].astype(np.float32)
+        spot = np.exp(-((xs - CENTRE[0]) ** 2 + (ys - CENTRE[1]) ** 2) / (2 * RADIUS ** 2))
+        field = np.clip(field * (1 + (tint - 1) * spot)[:, :, None], 0, 255).astype(np.uint8)
+    else:
+        field = _domed_field(lone=True, soft=True, tint=tint)
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    candidate = _candidate(scorer, full)
+    siblings = [("bottom", 0), ("bottom", 4)]
+    assert SAME_PAINT <= _paint_gap(scorer, candidate, 0, siblings, centres) < OFF_PAINT
+    if kind == "checker":  # (no step all along the arc: RIM_NOT_RAMP's test does not take it)
+        assert _far_steps(_lightness(field), *CENTRE, RADIUS, False).min() < LONE_RIM_STEP
+    verdict = _paint_rim_lone(scorer, candidate, False, float("inf"), siblings, centres, RADIUS,
                               GEOMETRY.height, 0.4, ("bottom", 2))
     assert verdict == ([0] if taken else None)
