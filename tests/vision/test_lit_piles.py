@@ -7,6 +7,11 @@ On development seed 4909 a black 14 was read 7: glare lifts the lightness of its
 its line failed the one-paint test (:data:`vision.checkers.HIDDEN_END_JUMP`) though its hue
 never changes; and the fit on the line stopped at its seventh checker, which shows a whole rim
 though the pile runs on, a little aside, one overlapped step further.
+
+On development seed 6076 a red 14 too faint for the chain (white paint, blur) was read empty:
+glare lights its upper half from lightness 116 to 185, and the one fit that passed on rims (each
+centre beside its line) failed the one-paint test of :func:`vision.checkers._faint_tall_stack`,
+which knew no lit pile.
 """
 from __future__ import annotations
 
@@ -50,3 +55,8 @@ def test_a_pile_with_another_paint_on_its_end_is_not():
 def test_hard_frame_with_a_glare_lit_crooked_pile_reads_right():
     """Development seed 4909: a black 14 lit along its length, read 7."""
     assert_hard_frame_counts_read(4909, 14)
+
+
+def test_hard_frame_with_a_faint_pile_lit_along_its_top_half_reads_right():
+    """Development seed 6076: a faint red 14 lit by glare over its upper half, read empty."""
+    assert_hard_frame_counts_read(6076, 14)
