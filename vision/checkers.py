@@ -2380,6 +2380,20 @@ def _lit_along(lab: np.ndarray, limit: float) -> bool:
     return all(lit_distance(colour, paint) < limit for colour in lab)
 
 
+def _lit_ends(one: np.ndarray, other: np.ndarray) -> bool:
+    """Whether the lighter of two checkers (8-bit Lab) is the darker's paint lit by glare,
+    within :data:`COLOUR_JUMP` (:func:`calibration.colours.lit_distance`): the two ends of a
+    pile lit at one end.
+
+    >>> _lit_ends(np.float32([146, 141, 181]), np.float32([221, 131, 179]))  # gold, lit
+    True
+    >>> _lit_ends(np.float32([120, 175, 160]), np.float32([150, 140, 190]))  # red, gold
+    False
+    """
+    dark, light = (one, other) if float(one[0]) <= float(other[0]) else (other, one)
+    return lit_distance(light, dark) < COLOUR_JUMP
+
+
 def _of_its_stack(colours: np.ndarray, k: int) -> bool:
     """Whether checker ``k`` of a stack (weighted Lab ``colours``, one per checker) is clearly
     of the stack's paint: within :data:`HIDDEN_END_JUMP` of the others' median (``k`` -1: no
@@ -2739,13 +2753,16 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
       (:data:`COLOUR_JUMP`, :data:`HIDDEN_END_JUMP` beside the line): a clear or nearly whole
       fit whose checkers are one paint lit along (:func:`_lit_along`, each within that limit
       of the next and of the paint lit by white light) is taken all the same, as
-      :func:`_best_regular` takes a lit pile.  Over flat synthetic 0-8999, solid 0-499,
-      layered 0-99, the real photos and real-aug (corners given), fits reached that test on
-      five frames: it passed only the fits of seed 6076's red 14 (glare across its upper
-      half, read empty: spread 38.6-40.4, steps 19.9 at most, each within 12.6 of the lit
-      paint; now read right); the others fail it on a step of 22.0 or more (6076's fits of 11 and
-      13) or 25.8 or more (1839, 4459, 8236), or a colour 25.1 or more off the lit paint
-      (6528), and changed nothing.
+      :func:`_best_regular` takes a lit pile; where no base and far end of one colour are
+      found, ends whose lighter one is the darker's paint lit (:func:`_lit_ends`) are fitted
+      so.  Over flat synthetic 0-8999, solid 0-499, layered 0-99, the real photos and
+      real-aug (corners given), it passed only the fits of two piles, now read right: seed
+      6076's red 14 (glare across its upper half, read empty; fits beside the line: spread
+      38.6-40.4, steps 19.9 at most, each within 12.6 of the lit paint) and 4187's gold 13
+      (lit from lightness 146 to 238 toward its top, read empty: no ends of one colour; fits
+      on the line, spread 41.1-42.6, steps 21.8 at most of 40, colours 34.6 at most of 40).
+      Of the fits it refused the nearest stepped 21.0 beside the line (2164) and 43.0 on it
+      (7224); none changed a reading.
 
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
@@ -2772,7 +2789,7 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     in_order = sorted(ys_l)
     unseen: list[bool] | None = None
     paint: list[list[float]] | None = None
-    pairs = []
+    pairs, lit_pairs = [], []
     for f in bases:
         for t in tops:
             # An overlapped stack puts a ring-map peak near each of its checkers, under glare
@@ -2785,7 +2802,10 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                 continue
             if paint is None:
                 paint = weighted(cand.colours).tolist()
-            if math.dist(paint[f], paint[t]) >= COLOUR_JUMP:  # as _colour_close
+            # (As _colour_close; ends whose lighter one is the darker's paint lit by glare
+            # are tried only where no ends of one colour are, see below.)
+            lit_pair = math.dist(paint[f], paint[t]) >= COLOUR_JUMP
+            if lit_pair and not _lit_ends(cand.colours[f], cand.colours[t]):
                 continue
             between = [i for i, y in enumerate(ys_l) if y_f < y < y_t]
             if unseen is None:
@@ -2800,7 +2820,12 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
             seen = [rims[i] for i in between if not unseen[i]]
             if seen and sum(seen) < 0.6 * len(seen):
                 continue
-            pairs.append((y_t, f, t))
+            (lit_pairs if lit_pair else pairs).append((y_t, f, t))
+    # A pile lit at one end by glare has ends of two colours: its fit must then show it lit
+    # along (_lit_along).  Such ends are tried only where no ends of one colour are: they would
+    # crowd the furthest of those out of the few tried (flat seed 356's white 11 was lost so).
+    if not pairs:
+        pairs = lit_pairs
     # The pile's top is the furthest end that fits: a few of the furthest are tried (each
     # costs a dozen fits).
     hypotheses = []

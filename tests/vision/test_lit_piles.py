@@ -11,7 +11,8 @@ though the pile runs on, a little aside, one overlapped step further.
 On development seed 6076 a red 14 too faint for the chain (white paint, blur) was read empty:
 glare lights its upper half from lightness 116 to 185, and the one fit that passed on rims (each
 centre beside its line) failed the one-paint test of :func:`vision.checkers._faint_tall_stack`,
-which knew no lit pile.
+which knew no lit pile.  On seed 4187 a gold 13 lit from lightness 146 at its base to 238 at its
+top was read empty: its two ends differ by more than one paint's spread, so no fit was tried.
 """
 from __future__ import annotations
 
@@ -60,3 +61,14 @@ def test_hard_frame_with_a_glare_lit_crooked_pile_reads_right():
 def test_hard_frame_with_a_faint_pile_lit_along_its_top_half_reads_right():
     """Development seed 6076: a faint red 14 lit by glare over its upper half, read empty."""
     assert_hard_frame_counts_read(6076, 14)
+
+
+def test_hard_frame_with_a_faint_pile_lit_toward_its_top_reads_right():
+    """Development seed 4187: a faint gold 13 lit toward its top, its ends two colours."""
+    assert_hard_frame_counts_read(4187, 13)
+
+
+def test_the_lit_end_of_a_gold_pile_is_its_paint_lit():
+    """The two ends of seed 4187's gold pile are one paint lit; red and gold are not."""
+    assert checkers._lit_ends(np.float32([146, 141, 181]), np.float32([238, 120, 178]))
+    assert not checkers._lit_ends(np.float32([120, 175, 160]), np.float32([150, 140, 190]))
