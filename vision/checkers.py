@@ -145,6 +145,19 @@ SEEN_RECOUNT_MOST = 2
 #: the others none puts any clipped checker past the chain's end (0.0) and the nearest keeps
 #: its chain within 0.38 radii.
 KEPT_SLACK = REGULAR_SLACK + 0.05
+#: ... and the checker it puts past the chain's end must lie at least this share of its ring in
+#: clipped glare (:func:`_clipped_shares`): unseen (:data:`UNSEEN_CHECKER`), or the pile's top
+#: half in the glare, whose rim shows over the ring directions that could show one (such a far
+#: end is proposed so: ``glared_tops`` of :func:`_faint_tall_stack`).  Seed 8430's white 14 on
+#: ivory paint (each checker 0.72-0.84 of its rim, read 4: its chain stopped at the one ring
+#: that reached the threshold) has its top 0.34 clipped, showing 0.61 but its near arc, of
+#: which 0.48 is clipped.  Over flat 0-8999, solid 0-499, layered 0-99, real and real-aug
+#: (corners given), of the other fits that run further than their chain two put a checker
+#: past its chain's end 0.3 clipped or more: 5398's (0.62, taken before) and 58's (0.66, which
+#: moves its chain 0.29 radii: refused by KEPT_SLACK); the nearest under, 3823's 11 (0.28, a
+#: white 13 the glare walk reads right) and 6443's 10 (0.22, a white 11), count short; all
+#: others 0.0.
+GLARE_PAST_LEAST = 0.3
 #: Far ends (with their bases) a faint tall stack is fitted to, furthest first.
 FAR_ENDS_TRIED = 3
 #: How far (a share of the ring) a faint tall stack whose every checker shows a rim may fall
@@ -2400,6 +2413,20 @@ def _lit_along(lab: np.ndarray, limit: float) -> bool:
     return all(lit_distance(colour, paint) < limit for colour in lab)
 
 
+def _lit_ends(one: np.ndarray, other: np.ndarray) -> bool:
+    """Whether the lighter of two checkers (8-bit Lab) is the darker's paint lit by glare,
+    within :data:`COLOUR_JUMP` (:func:`calibration.colours.lit_distance`): the two ends of a
+    pile lit at one end.
+
+    >>> _lit_ends(np.float32([146, 141, 181]), np.float32([221, 131, 179]))  # gold, lit
+    True
+    >>> _lit_ends(np.float32([120, 175, 160]), np.float32([150, 140, 190]))  # red, gold
+    False
+    """
+    dark, light = (one, other) if float(one[0]) <= float(other[0]) else (other, one)
+    return lit_distance(light, dark) < COLOUR_JUMP
+
+
 def _of_its_stack(colours: np.ndarray, k: int) -> bool:
     """Whether checker ``k`` of a stack (weighted Lab ``colours``, one per checker) is clearly
     of the stack's paint: within :data:`HIDDEN_END_JUMP` of the others' median (``k`` -1: no
@@ -2598,10 +2625,11 @@ def _tall_into_glare(scorer: RingScorer, cand: _Candidates, chain: list[int], ed
     mostly in the clipped glare as unseen).
 
     Only a chain with a candidate clipped white in its middle beyond its end is tried (see
-    :data:`CLIPPED_LIGHTNESS`).  The fit is taken when it holds more checkers, keeps every
-    checker of the chain within :data:`KEPT_SLACK` of one of its centres, and puts an unseen
-    checker (:data:`UNSEEN_CHECKER`) beyond the chain's end: the chain stopped where the glare
-    hid one.  Returns the new chain (the fitted centres are added to ``cand``), else ``None``
+    :data:`CLIPPED_LIGHTNESS`); a far end clipped in its middle may be proposed by the rim it
+    shows where it could show one (``glared_tops``).  The fit is taken when it holds more
+    checkers, keeps every checker of the chain within :data:`KEPT_SLACK` of one of its
+    centres, and puts a checker at least :data:`GLARE_PAST_LEAST` clipped beyond the chain's
+    end: the chain stopped where the glare hid one, or dimmed the pile's top.  Returns the new chain (the fitted centres are added to ``cand``), else ``None``
     (``cand`` as it was).
     """
     ys = cand.ys[chain]
@@ -2610,14 +2638,14 @@ def _tall_into_glare(scorer: RingScorer, cand: _Candidates, chain: list[int], ed
         return None
     kept = dict(vars(cand))  # the fit adds its centres to cand: undone when refused
     fit = _faint_tall_stack(scorer, cand, [], edge_up, radius, threshold, limit, first_min,
-                            crooked)
+                            crooked, glared_tops=True)
     if fit is not None and len(fit) > len(chain):
         centres = cand.ys[fit]
         off = float(np.abs(ys[:, None] - centres[None, :]).min(axis=1).max())
         past = np.array([i for i in fit if cand.ys[i] > end + KEPT_SLACK * radius], int)
-        if off <= KEPT_SLACK * radius and past.size and float(_clipped_shares(
-                scorer.lab[..., 0], cand.px[past], cand.py[past], radius, edge_up)[0].max()
-                ) >= UNSEEN_CHECKER:
+        clipped = float(_clipped_shares(scorer.lab[..., 0], cand.px[past], cand.py[past], radius,
+                                        edge_up)[0].max()) if past.size else 0.0
+        if off <= KEPT_SLACK * radius and past.size and clipped >= GLARE_PAST_LEAST:
             return fit
     vars(cand).update(kept)
     return None
@@ -2732,7 +2760,7 @@ def _clipped_shares(lightness: np.ndarray, xs: np.ndarray, ys: np.ndarray, radiu
 
 def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge_up: bool,
                       radius: float, threshold: float, limit: float, first_min: float,
-                      crooked: bool = True) -> list[int] | None:
+                      crooked: bool = True, glared_tops: bool = False) -> list[int] | None:
     """A tall overlapped stack too faint for the chain and for :func:`_regular_stack`, fitted
     as a whole the same way (evenly spaced from a base at the edge to a far end, each centre
     within :data:`REGULAR_SLACK` of the model) with two allowances that only a whole
@@ -2754,7 +2782,27 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
       :func:`_regular_stack`, its checkers then clearly of one paint (:data:`HIDDEN_END_JUMP`);
     * when no fit passes (or the sideways fit taken is off the rhythm), a blurred pile whose
       every crescent shows dimmer still is taken when the rhythm of its rims confirms the
-      fit's count (:func:`_rhythmic_pile`, :data:`RHYTHM_PILE_SHORT`).
+      fit's count (:func:`_rhythmic_pile`, :data:`RHYTHM_PILE_SHORT`);
+    * glare lighting a stretch of the pile spreads its checkers' colours past the fit's limit
+      (:data:`COLOUR_JUMP`, :data:`HIDDEN_END_JUMP` beside the line): a clear or nearly whole
+      fit whose checkers are one paint lit along (:func:`_lit_along`, each within that limit
+      of the next and of the paint lit by white light) is taken all the same, as
+      :func:`_best_regular` takes a lit pile; where no base and far end of one colour are
+      found, ends whose lighter one is the darker's paint lit (:func:`_lit_ends`) are fitted
+      so.  Over flat synthetic 0-8999, solid 0-499, layered 0-99, the real photos and
+      real-aug (corners given), it passed only the fits of two piles, now read right: seed
+      6076's red 14 (glare across its upper half, read empty; fits beside the line: spread
+      38.6-40.4, steps 19.9 at most, each within 12.6 of the lit paint) and 4187's gold 13
+      (lit from lightness 146 to 238 toward its top, read empty: no ends of one colour; fits
+      on the line, spread 41.1-42.6, steps 21.8 at most of 40, colours 34.6 at most of 40).
+      Of the fits it refused the nearest stepped 21.0 beside the line (2164) and 43.0 on it
+      (7224); none changed a reading.
+
+    ``glared_tops`` (asked by :func:`_tall_into_glare`, for a pile already known to run into
+    clipped glare): a far end whose middle is clipped may be proposed by the rim it shows over
+    the ring directions that could show one, the threshold's share of those all round or but
+    for its near arc (see :data:`GLARE_PAST_LEAST`; asked for every faint pile, such ends made
+    white 3s read 4 and 6 on flat seeds 5338 and 5795).
 
     Returns the new chain (the fitted centres are added to ``cand``) when it is longer than
     ``chain``, else ``None``.
@@ -2768,6 +2816,17 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     nearest_top = max(end + 1.5 * radius, 4 * radius)
     tops = [i for i, y in enumerate(ys_l) if nearest_top < y <= limit
             and (full_l[i] >= threshold or near_l[i] >= threshold)]
+    # (glared_tops) A far end whose middle is clipped white shows its rim over the ring
+    # directions that could show one (see CLIPPED_LIGHTNESS).
+    glared = [i for i, y in enumerate(ys_l) if glared_tops and nearest_top < y <= limit
+              and i not in tops and cand.colours[i, 0] >= CLIPPED_LIGHTNESS]
+    if glared:
+        clip_full, _, clip_near, _ = _clipped_shares(
+            scorer.lab[..., 0], cand.px[glared], cand.py[glared], radius, edge_up)
+        for i, c_full, c_near in zip(glared, clip_full.tolist(), clip_near.tolist()):
+            if (full_l[i] >= threshold * (1.0 - c_full)
+                    or near_l[i] >= threshold * (1.0 - c_near)):
+                tops.append(i)
     if not tops:
         return None
     best_any = [max(a, b, c) for a, b, c in zip(full_l, cand.no_far.tolist(), near_l)]
@@ -2781,7 +2840,7 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
     in_order = sorted(ys_l)
     unseen: list[bool] | None = None
     paint: list[list[float]] | None = None
-    pairs = []
+    pairs, lit_pairs = [], []
     for f in bases:
         for t in tops:
             # An overlapped stack puts a ring-map peak near each of its checkers, under glare
@@ -2794,7 +2853,10 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                 continue
             if paint is None:
                 paint = weighted(cand.colours).tolist()
-            if math.dist(paint[f], paint[t]) >= COLOUR_JUMP:  # as _colour_close
+            # (As _colour_close; ends whose lighter one is the darker's paint lit by glare
+            # are tried only where no ends of one colour are, see below.)
+            lit_pair = math.dist(paint[f], paint[t]) >= COLOUR_JUMP
+            if lit_pair and not _lit_ends(cand.colours[f], cand.colours[t]):
                 continue
             between = [i for i, y in enumerate(ys_l) if y_f < y < y_t]
             if unseen is None:
@@ -2809,7 +2871,12 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
             seen = [rims[i] for i in between if not unseen[i]]
             if seen and sum(seen) < 0.6 * len(seen):
                 continue
-            pairs.append((y_t, f, t))
+            (lit_pairs if lit_pair else pairs).append((y_t, f, t))
+    # A pile lit at one end by glare has ends of two colours: its fit must then show it lit
+    # along (_lit_along).  Such ends are tried only where no ends of one colour are: they would
+    # crowd the furthest of those out of the few tried (flat seed 356's white 11 was lost so).
+    if not pairs:
+        pairs = lit_pairs
     # The pile's top is the furthest end that fits: a few of the furthest are tried (each
     # costs a dozen fits).
     hypotheses = []
@@ -2912,10 +2979,14 @@ def _faint_tall_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], e
                 if not (clear or nearly_whole or rhythmic):
                     continue
                 if colours is None:
-                    colours = weighted(scorer.colour_at(x[~gone], y[~gone]))
+                    lab = scorer.colour_at(x[~gone], y[~gone])
+                    colours = weighted(lab)
                     middle = np.median(colours, axis=0)
                     spread = np.sqrt(((colours - middle) ** 2).sum(axis=1)).max()
-                if spread >= colour_jump or not _of_its_stack(colours, blurred):
+                    # A pile lit along by glare spreads from its paint to the lit paint, one
+                    # step at a time (see the docstring).
+                    lit = spread >= colour_jump and _lit_along(lab, colour_jump)
+                if (spread >= colour_jump and not lit) or not _of_its_stack(colours, blurred):
                     continue
                 if rhythmic and (spread >= HIDDEN_END_JUMP
                                  or not _rhythm_confirms(scorer, x, y, d, radius)):

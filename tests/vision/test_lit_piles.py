@@ -7,6 +7,12 @@ On development seed 4909 a black 14 was read 7: glare lifts the lightness of its
 its line failed the one-paint test (:data:`vision.checkers.HIDDEN_END_JUMP`) though its hue
 never changes; and the fit on the line stopped at its seventh checker, which shows a whole rim
 though the pile runs on, a little aside, one overlapped step further.
+
+On development seed 6076 a red 14 too faint for the chain (white paint, blur) was read empty:
+glare lights its upper half from lightness 116 to 185, and the one fit that passed on rims (each
+centre beside its line) failed the one-paint test of :func:`vision.checkers._faint_tall_stack`,
+which knew no lit pile.  On seed 4187 a gold 13 lit from lightness 146 at its base to 238 at its
+top was read empty: its two ends differ by more than one paint's spread, so no fit was tried.
 """
 from __future__ import annotations
 
@@ -50,3 +56,19 @@ def test_a_pile_with_another_paint_on_its_end_is_not():
 def test_hard_frame_with_a_glare_lit_crooked_pile_reads_right():
     """Development seed 4909: a black 14 lit along its length, read 7."""
     assert_hard_frame_counts_read(4909, 14)
+
+
+def test_hard_frame_with_a_faint_pile_lit_along_its_top_half_reads_right():
+    """Development seed 6076: a faint red 14 lit by glare over its upper half, read empty."""
+    assert_hard_frame_counts_read(6076, 14)
+
+
+def test_hard_frame_with_a_faint_pile_lit_toward_its_top_reads_right():
+    """Development seed 4187: a faint gold 13 lit toward its top, its ends two colours."""
+    assert_hard_frame_counts_read(4187, 13)
+
+
+def test_the_lit_end_of_a_gold_pile_is_its_paint_lit():
+    """The two ends of seed 4187's gold pile are one paint lit; red and gold are not."""
+    assert checkers._lit_ends(np.float32([146, 141, 181]), np.float32([238, 120, 178]))
+    assert not checkers._lit_ends(np.float32([120, 175, 160]), np.float32([150, 140, 190]))

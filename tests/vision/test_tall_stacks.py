@@ -69,6 +69,23 @@ def test_hard_frame_with_a_tall_pile_running_into_glare_read_right():
     assert_hard_frame_counts_read(5398, 14)
 
 
+def test_hard_frame_with_a_faint_pile_whose_top_lies_in_glare_read_right():
+    """Development seed 8430: a white 14 on ivory paint, each checker 0.72-0.84 of its rim, its
+    top a third clipped by glare, was read 4 (the chain stopped at the one ring that reached
+    the threshold, and nothing further out showed a whole rim to end a fit at); its top,
+    proposed by the rim it shows where the glare leaves one to see
+    (:data:`vision.checkers.GLARE_PAST_LEAST`), ends the fit through it."""
+    assert_hard_frame_counts_read(8430, 14)
+
+
+@pytest.mark.parametrize("seed", [5338, 5795])
+def test_hard_frames_with_small_white_stacks_under_glare_read_right(seed: int):
+    """Development seeds 5338 and 5795: a white 3 under glare.  Proposing far ends clipped in
+    their middle for every faint pile, not only for a chain known to run into the glare, read
+    them 4 and 6."""
+    assert_hard_frame_counts_read(seed, 3)
+
+
 @pytest.mark.parametrize("seed, tallest", [(3823, 13), (6384, 15)])
 def test_hard_frames_with_a_pile_end_lost_in_glare_read_right(seed: int, tallest: int):
     """Development seeds 3823 (a white 13 read 9) and 6384 (a white 15 read 11, with a
