@@ -15,7 +15,7 @@ shaded or not, and only its excess over the opposite edge counts (where the outl
 small, the die's colour runs on past every edge alike).
 
 A band shaded clearly darker than the top often ends on the die's own shadow, cast on its shaded
-side: on a wooden board the shadow's hue is near a shaded ivory die's, and the blurred pixels of the
+side: on a wooden board the shadow's hue is near a shaded ivory or red die's, and the blurred pixels of the
 edge between them are only just off the die's colour.  Judged past that blur, the band's end counts
 where every ray across it ends so, all as deep: the far edge of a side face, parallel to the top's.
 
@@ -80,12 +80,14 @@ LIT_SIDE_FACES = [
 ]
 
 
-#: Cocked ivory dice tilted 20 degrees whose shaded side face ends on their shadow on the wooden
-#: board, of a hue near its own (cases as above).
+#: Cocked ivory dice tilted 20 degrees and translucent red ones tilted 25 whose shaded side face
+#: ends on their shadow on the wooden board, of a hue near its own (cases as above).
 SIDE_FACES_ON_THEIR_SHADOW = [
     (1, "ivory", 26, 0.8, 0, 20, 1036),
     (2, "ivory", 26, 0.8, 0, 20, 2036),
     (3, "ivory", 26, 0.8, 0, 20, 3036),
+    (3, "red", 32, 0.8, 0, 25, 3140),
+    (5, "red", 32, 0.8, 0, 25, 5140),
 ]
 
 

@@ -2069,8 +2069,9 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     the band for dark pips (``face.polarity``), lighter for light ones, bridged),
     and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
     edge's depth is the median of its rays'; or, where the band is shaded (to ``SIDE_BAND_SHADED``
-    of the top at most) and every ray's end is clearly off the die's colour only past the edge's
-    blur (the die's shadow), all within ``SIDE_BAND_EVEN`` of the edge of each other, their median.
+    of the top at most) and every ray's end is off the die's colour (by ``SIDE_BAND_SHADOW_OFF``)
+    only past the edge's blur (the die's shadow, of a hue near the shaded die's), all within
+    ``SIDE_BAND_EVEN`` of the edge of each other, their median.
     Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
     die, darker than its middle) the die's colour runs on past every edge alike: only the excess
     over the opposite edge is a side face's.  Where rings around the die past its side faces
@@ -2173,12 +2174,13 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
             depths.append(steps[stop] / length if sharp and np.median(beyond) > 2.0 * SIDE_BAND_COLOUR else 0.0)
             # A band shaded clearly darker than the top may end on the die's own shadow (cast on
             # its shaded side), whose hue on a grey or wooden board is near the shaded die's: the
-            # edge's blurred pixels between them are only just off its colour, the shadow clearly
-            # off two pixels on.
+            # edge's blurred pixels between them are only just off its colour, the shadow off it
+            # (by SIDE_BAND_SHADOW_OFF at least) two pixels on.
             band = along[:stop][die_colour[:stop]]
             past_blur = residual[stop + 4:stop + 4 + run]
-            if sharp and len(band) and float(np.median(band)) <= SIDE_BAND_SHADED * norm \
-                    and len(past_blur) and float(np.median(past_blur)) > 2.0 * SIDE_BAND_COLOUR:
+            if len(band) and float(np.median(band)) <= SIDE_BAND_SHADED * norm and len(past_blur) \
+                    and past_blur[0] > SIDE_BAND_SHADOW_OFF \
+                    and float(np.median(past_blur)) > SIDE_BAND_SHADOW_OFF:
                 shadowed.append(steps[stop] / length)
         edge_depths[k] = float(np.median(depths))
         # Judged past the blur, the band's end is taken only where it is a side face's far edge,
@@ -2275,6 +2277,9 @@ SIDE_BAND_DARKEST = 0.35
 #: face's far edge is parallel to the top's) (:func:`_side_band_depth`).
 SIDE_BAND_SHADED = 0.8
 SIDE_BAND_EVEN = 0.1
+#: ... and the shadow is off the die's colour by this much (BGR levels) past the blur: the shadow
+#: of a translucent red die on a wooden board lies 37-38 off its hue.
+SIDE_BAND_SHADOW_OFF = 30.0
 #: A side face's pip crossed by a ray across its band is off the band's colour for no more than
 #: this share of the top's edge (a pip's width: real dice's pips have radii of 0.07 to 0.11 of
 #: the edge, see vision.dice.faces), and the band runs on past it (:func:`_side_band_depth`).
