@@ -14,6 +14,11 @@ A side face turned toward the light is lit as brightly as the top: the band is t
 shaded or not, and only its excess over the opposite edge counts (where the outline is off, too
 small, the die's colour runs on past every edge alike).
 
+A band shaded clearly darker than the top often ends on the die's own shadow, cast on its shaded
+side: on a wooden board the shadow's hue is near a shaded ivory or red die's, and the blurred pixels of the
+edge between them are only just off the die's colour.  Judged past that blur, the band's end counts
+where every ray across it ends so, all as deep: the far edge of a side face, parallel to the top's.
+
 A ray across the band that meets one of the side face's pips (the rays three eighths of the edge
 from its middle skim a side two's, three's or six's pips) runs on past it: off the band's colour
 for no more than a pip's width, and of the pips' kind (darker than the band for dark pips, lighter
@@ -75,6 +80,17 @@ LIT_SIDE_FACES = [
 ]
 
 
+#: Cocked ivory dice tilted 20 degrees and translucent red ones tilted 25 whose shaded side face
+#: ends on their shadow on the wooden board, of a hue near its own (cases as above).
+SIDE_FACES_ON_THEIR_SHADOW = [
+    (1, "ivory", 26, 0.8, 0, 20, 1036),
+    (2, "ivory", 26, 0.8, 0, 20, 2036),
+    (3, "ivory", 26, 0.8, 0, 20, 3036),
+    (3, "red", 32, 0.8, 0, 25, 3140),
+    (5, "red", 32, 0.8, 0, 25, 5140),
+]
+
+
 #: Cocked dice whose band was measured only as deep as its side face's pips, where the rays
 #: crossing them stopped (cases as above).
 SIDE_PIPS_ACROSS_THE_BAND = [
@@ -102,6 +118,14 @@ def test_a_cocked_die_whose_side_face_is_lit_is_not_read():
 
 def test_the_same_lit_dice_lying_flat_are_read():
     assert not flat_twins_misread(LIT_SIDE_FACES)
+
+
+def test_a_cocked_die_whose_side_face_ends_on_its_shadow_is_not_read():
+    assert not cocked_read_as_a_number(SIDE_FACES_ON_THEIR_SHADOW)
+
+
+def test_the_same_dice_beside_their_shadow_lying_flat_are_read():
+    assert not flat_twins_misread(SIDE_FACES_ON_THEIR_SHADOW)
 
 
 def test_a_cocked_die_whose_side_face_shows_no_pip_is_not_read():

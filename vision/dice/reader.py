@@ -52,7 +52,8 @@ or size:
    is seen no more open than that shows only slivers, whose shapes blur rounds; or, its pips
    too faint to find, as a band of the die's colour (past its pips), shaded or lit as brightly as the top, deeper
    beyond the top's edge than beyond the opposite edge by more than the slant's sine and
-   ``cocked_side_margin``, on a board of another colour; beyond a one's
+   ``cocked_side_margin``, on a board of another colour (or ending, shaded, on the die's own shadow
+   of a hue near its own, judged past the edge's blur, as deep all along the edge); beyond a one's
    outline turned as its face's colour ends around the pip), or a pip beside a top of two or three
    pips seen more squarely than all of them (rounder, as large, clearer: the top's own pip, beside
    the side face that passed for a top), or a top of two or three pips in a row whose face reaches
@@ -2060,13 +2061,17 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
     A side face is the die's colour, lit less than its top (its pixels are the top's colour,
     ``face_bgr``, scaled down to ``SIDE_BAND_DARKEST`` of it, within ``SIDE_BAND_COLOUR`` levels)
     or, turned toward the light, as brightly (up to ``SIDE_BAND_LIT`` of it), where a board, its shadow or a
-    checker has another colour.  From each of the top's edges four rays run outward (a quarter and
+    checker has another colour (a shaded band may end on the die's own shadow, near its hue: see
+    below).  From each of the top's edges four rays run outward (a quarter and
     three quarters of a half-edge from its middle: between a side face's pips); on each the band
     runs on while the colour keeps to the die's (gaps of two pixels, a pip's blurred rim, and a
     side face's pip, off it for no more than ``SIDE_BAND_PIP_WIDTH`` of the edge, darker than
     the band for dark pips (``face.polarity``), lighter for light ones, bridged),
     and must end sharply (two pixels on) on another colour, clearly, within 0.9 of the edge.  An
-    edge's depth is the median of its rays'.
+    edge's depth is the median of its rays'; or, where the band is shaded (to ``SIDE_BAND_SHADED``
+    of the top at most) and every ray's end is off the die's colour (by ``SIDE_BAND_SHADOW_OFF``)
+    only past the edge's blur (the die's shadow, of a hue near the shaded die's), all within
+    ``SIDE_BAND_EVEN`` of the edge of each other, their median.
     Where the outline is off (a one's, guessed from its size, too small; the rim of a translucent
     die, darker than its middle) the die's colour runs on past every edge alike: only the excess
     over the opposite edge is a side face's.  Where rings around the die past its side faces
@@ -2120,6 +2125,7 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
         edge_vector = end - start
         steps = np.arange(0.0, 0.9 * length + 0.5, 0.5)
         depths = []
+        shadowed = []   # the rays' stops where the band, shaded, ends on the die's shadow (below)
         for offset in (-0.375, -0.125, 0.125, 0.375):
             origin = 0.5 * (start + end) + offset * edge_vector
             pts = origin + np.outer(steps, normal)
@@ -2162,10 +2168,26 @@ def _side_band_depth(bgr: np.ndarray, face: Face, face_bgr: np.ndarray) -> float
             # A shadow's soft edge fades off it.  The colour beyond is judged from the first
             # pixel off the band: past the edge's blur a pale point beside a flat die would
             # pass for the board beyond a band that runs onto it.)
-            beyond = residual[stop:stop + max(3, int(0.15 * length / 0.5))]
+            run = max(3, int(0.15 * length / 0.5))
+            beyond = residual[stop:stop + run]
             sharp = residual[min(stop + 4, len(residual) - 1)] > 2.0 * SIDE_BAND_COLOUR
             depths.append(steps[stop] / length if sharp and np.median(beyond) > 2.0 * SIDE_BAND_COLOUR else 0.0)
+            # A band shaded clearly darker than the top may end on the die's own shadow (cast on
+            # its shaded side), whose hue on a grey or wooden board is near the shaded die's: the
+            # edge's blurred pixels between them are only just off its colour, the shadow off it
+            # (by SIDE_BAND_SHADOW_OFF at least) two pixels on.
+            band = along[:stop][die_colour[:stop]]
+            past_blur = residual[stop + 4:stop + 4 + run]
+            if len(band) and float(np.median(band)) <= SIDE_BAND_SHADED * norm and len(past_blur) \
+                    and past_blur[0] > SIDE_BAND_SHADOW_OFF \
+                    and float(np.median(past_blur)) > SIDE_BAND_SHADOW_OFF:
+                shadowed.append(steps[stop] / length)
         edge_depths[k] = float(np.median(depths))
+        # Judged past the blur, the band's end is taken only where it is a side face's far edge,
+        # parallel to the top's: every ray across it ends so, all as deep (a pale point's or a
+        # checker's outline beside a flat die, onto which its band ran, is not).
+        if len(shadowed) == len(depths) and np.ptp(shadowed) <= SIDE_BAND_EVEN:
+            edge_depths[k] = max(edge_depths[k], float(np.median(shadowed)))
     return max(edge_depths[k] - edge_depths[(k + 2) % 4] for k in range(4))
 
 
@@ -2249,6 +2271,15 @@ SIDE_BAND_BOARD_REACH = (1.15, 1.4)
 SIDE_BAND_LIT = 1.1
 #: ... and no less than this (darker, any colour is near every die's colour, shaded).
 SIDE_BAND_DARKEST = 0.35
+#: A band shaded to no more than this fraction of its top's brightness may end on the die's own
+#: shadow, of a hue near its own: its colour beyond is then judged past the edge's blur, where
+#: every ray across the band ends so within this share of the top's edge of each other (a side
+#: face's far edge is parallel to the top's) (:func:`_side_band_depth`).
+SIDE_BAND_SHADED = 0.8
+SIDE_BAND_EVEN = 0.1
+#: ... and the shadow is off the die's colour by this much (BGR levels) past the blur: the shadow
+#: of a translucent red die on a wooden board lies 37-38 off its hue.
+SIDE_BAND_SHADOW_OFF = 30.0
 #: A side face's pip crossed by a ray across its band is off the band's colour for no more than
 #: this share of the top's edge (a pip's width: real dice's pips have radii of 0.07 to 0.11 of
 #: the edge, see vision.dice.faces), and the band runs on past it (:func:`_side_band_depth`).
