@@ -42,7 +42,9 @@ end that shows only part of a rim, half under its neighbour, must have its neigh
 (the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
 before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
 bare point beyond a checker of its paint rings on that checker's rim and the triangle's sides,
-its far arc a faint ramp).
+its far arc a faint ramp).  A chain of touching checkers each showing its whole rim is where its
+checkers lie: no longer overlapped pile is fitted over it (overlapped checkers hide part of
+each other's rims; :func:`_touching_whole`).
 
 Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
 through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
