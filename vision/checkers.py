@@ -42,7 +42,9 @@ end that shows only part of a rim, half under its neighbour, must have its neigh
 (the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
 before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
 bare point beyond a checker of its paint rings on that checker's rim and the triangle's sides,
-its far arc a faint ramp).
+its far arc a faint ramp).  A chain of touching checkers each showing its whole rim is where its
+checkers lie: no longer overlapped pile is fitted over it (overlapped checkers hide part of
+each other's rims; :func:`_touching_whole`).
 
 Seen from a seat, at a slant, the checkers stand raised and are read on the field rectified
 through the plane of their tops (:func:`vision.reader.raised_view`).  A tall pile's checkers
@@ -145,6 +147,9 @@ SEEN_RECOUNT_MOST = 2
 #: the others none puts any clipped checker past the chain's end (0.0) and the nearest keeps
 #: its chain within 0.38 radii.
 KEPT_SLACK = REGULAR_SLACK + 0.05
+#: A chain of at least this many checkers, each seen whole and a touching step from the next,
+#: is kept by any model of its stack (:func:`_touching_whole`), not only a touching one.
+TOUCHING_WHOLE_LEAST = 4
 #: ... and the checker it puts past the chain's end must lie at least this share of its ring in
 #: clipped glare (:func:`_clipped_shares`): unseen (:data:`UNSEEN_CHECKER`), or the pile's top
 #: half in the glare, whose rim shows over the ring directions that could show one (such a far
@@ -2301,11 +2306,14 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     # overlapped model may: there the chain's "whole" checkers are often blurred pairs.)
     confident = cand.ys[chain][cand.full[chain] >= threshold] if chain else cand.ys[:0]
     slack = KEPT_SLACK * radius
+    # (Blurred pairs are not evenly touching: a chain of touching checkers, each seen whole,
+    # is kept by an overlapped model too, see _touching_whole.)
+    whole_touching = _touching_whole(confident, len(chain), radius)
     kept, xs, ys, dist = [], [], [], []
     for f, t, n in hypotheses:
         x, y, d = _pile_centres(cand, f, t, n, edge_up, radius)
         touching = cand.ys[t] - cand.ys[f] >= OVERLAP_BELOW * radius * (n - 1)
-        if (touching and confident.size
+        if ((touching or whole_touching) and confident.size
                 and np.abs(confident[:, None] - d[None, :]).min(axis=1).max() > slack):
             continue
         kept.append((f, t, n))
@@ -2361,6 +2369,25 @@ def _regular_stack(scorer: RingScorer, cand: _Candidates, chain: list[int], edge
     _, x, y, d, a, b, c, e = best
     base = cand.add(scorer, d.astype(cand.ys.dtype), x, y, (a, b, c, e))
     return list(range(base, base + len(d)))
+
+
+def _touching_whole(confident: np.ndarray, chain_size: int, radius: float) -> bool:
+    """Whether a chain of ``chain_size`` checkers is a pile of touching checkers each seen
+    whole: :data:`TOUCHING_WHOLE_LEAST` or more, every one with a whole rim (``confident``,
+    their places along the axis) and each a touching step (:data:`OVERLAP_BELOW` radii or
+    more) from the next.  Overlapped checkers hide part of each other's rims, and the blurred
+    pairs of a tightly overlapped pile that look whole are not all a touching step apart.
+
+    >>> _touching_whole(np.array([12.6, 37.6, 62.6, 88.6, 112.6]), 5, 11.6)
+    True
+    >>> _touching_whole(np.array([12.6, 37.6, 62.6, 88.6]), 5, 11.6)   # one not whole
+    False
+    >>> _touching_whole(np.array([12.6, 30.0, 55.0, 80.0]), 4, 11.6)   # an overlapped step
+    False
+    """
+    if chain_size < TOUCHING_WHOLE_LEAST or confident.size != chain_size:
+        return False
+    return bool(np.diff(np.sort(confident)).min() >= OVERLAP_BELOW * radius)
 
 
 def _blurred_member(scores: np.ndarray, overlapped: bool) -> int | None:
