@@ -1148,6 +1148,32 @@ def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, 
     return float(np.median(grey_samples[band])), face_bgr
 
 
+def _lone_pip_rays(field_: PipField, pip: Pip, directions: int = 16
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) that rays from a lone pip sample, every ``ONE_FACE_RAY_RADII``
+    out along ``directions`` rays (the pip's own outline undone), with which of them lie inside
+    the frame and which near a pip-like mark (the far faces' pips seen through a translucent
+    die are no edge of its face)."""
+    grey = field_.grey
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    pts = pip.xy[None, None] + ONE_FACE_RAY_RADII[None, :, None] * (unit @ pip.shape.T)[:, None, :]
+    xs, ys = pts[..., 0], pts[..., 1]
+    inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
+    yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
+    xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
+    return yi, xi, inside, field_.near_pip[yi, xi]
+
+
+def _one_face_colour_beyond_halo(field_: PipField, pip: Pip, bgr: np.ndarray | None
+                                 ) -> tuple[float, np.ndarray | None]:
+    """A one's face's grey level and colour as seen just beyond its pip's blurred halo
+    (:func:`_face_beyond_halo`: the ring's values where too few rays' samples are free)."""
+    yi, xi, inside, marked = _lone_pip_rays(field_, pip)
+    return _face_beyond_halo(field_.grey[yi, xi], bgr[yi, xi] if bgr is not None else None,
+                             inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
+
+
 def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16,
                          beyond_halo: bool = False) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
@@ -1158,19 +1184,10 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     halo (:func:`_face_beyond_halo`).
     """
     grey = field_.grey
-    s = pip.shape
     radii = ONE_FACE_RAY_RADII
-    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
-    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    pts = pip.xy[None, None] + radii[None, :, None] * (unit @ s.T)[:, None, :]
-    xs, ys = pts[..., 0], pts[..., 1]
-    inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
-    g = grey[np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1), np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)]
+    yi, xi, inside, marked = _lone_pip_rays(field_, pip, directions)
+    g = grey[yi, xi]
     step = max(12.0, 0.25 * abs(pip.face_grey - pip.pip_grey), 1.2 * pip.face_spread)
-    yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
-    xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
-    # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
-    marked = field_.near_pip[yi, xi]
     face_grey, face_bgr = pip.face_grey, pip.face_bgr
     if beyond_halo:
         face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
@@ -1191,18 +1208,23 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     return out
 
 
-def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None
+def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None,
+                   face_colour: tuple[float, np.ndarray | None] | None = None
                    ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """A test of pixels (rows, columns) for lying off a face's colour, as the outline tests
     walk out from its pips: further from the face's grey around its pips than a step (12 at
     least, a quarter of the pips' contrast, 1.2 times the face's spread) or, given the frame's
     colours ``bgr``, 1.5 steps from the face's colour; never near a pip (a pip and its rim are
-    no edge of the face)."""
+    no edge of the face).  ``face_colour`` (grey, colour) stands for the colour around the pips
+    where that is known better (a one's face seen beyond its pip's blurred halo)."""
     pips = [field_.pips[i] for i in face.pips]
     face_grey = float(np.median([p.face_grey for p in pips]))
     pip_grey = float(np.median([p.pip_grey for p in pips]))
     spread = float(np.median([p.face_spread for p in pips]))
     face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    if face_colour is not None:
+        face_grey = face_colour[0]
+        face_bgr = face_colour[1] if bgr is not None else None
     step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
 
     def off(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
@@ -1213,7 +1235,8 @@ def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None
     return off
 
 
-def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16) -> float:
+def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16,
+                        face_colour: tuple[float, np.ndarray | None] | None = None) -> float:
     """How much of a closed outline of the face's colour run around its pips where its corners put it?
 
     A die's top is a patch of one colour (between its pips) that ends, all around, close to the
@@ -1223,7 +1246,8 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
     Rays are cast from the face's centre through its outline (in the face's own square frame, so
     a foreshortened face is followed along its parallelogram); on each, the face's colour must
     hold up to 0.75 of the way to the outline (pips and their rims aside) and end before 1.45 of
-    it.  Returns the share of rays on which it does.
+    it.  Returns the share of rays on which it does.  The face's colour is its pips' ring's, or
+    ``face_colour`` (see :func:`_off_face_test`).
 
     >>> from vision.dice.render import draw_die
     >>> frame = np.full((120, 120, 3), (50, 120, 40), np.uint8)
@@ -1234,7 +1258,7 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
     """
     grey = field_.grey
     h, w = grey.shape[:2]
-    off_face = _off_face_test(field_, face, bgr)
+    off_face = _off_face_test(field_, face, bgr, face_colour)
     c = face.corners
     centre = c.mean(axis=0)
     # The face's square frame: u along one edge, v along the next (each a half-edge long).
@@ -1258,6 +1282,23 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
         if len(hits) and 0.75 <= fractions[hits[0]] <= 1.45:
             closed += 1
     return closed / directions
+
+
+def _face_outline_closes(field_: PipField, face: Face, bgr: np.ndarray | None, least: float) -> bool:
+    """Does the face's colour close around its pips where its corners put it, on at least the
+    share ``least`` of the rays (:func:`_face_outline_share`)?
+
+    A one's small pip blurred lies in a halo that fills its ring (a light pip brightens the red
+    face around it, a dark one darkens a yellow face): judged against the ring's colour the rays
+    leave the "face" at once, or never.  Its face is then judged, as its lone pip's face was
+    found (:func:`_lone_pip_face`), against the colour just beyond that halo.
+    """
+    if _face_outline_share(field_, face, bgr) >= least:
+        return True
+    if face.value != 1:
+        return False
+    beyond = _one_face_colour_beyond_halo(field_, field_.pips[face.pips[0]], bgr)
+    return _face_outline_share(field_, face, bgr, face_colour=beyond) >= least
 
 
 def _one_run(flags: np.ndarray) -> bool:
@@ -2874,8 +2915,8 @@ class DiceReader:
                 # face, no die (and never a cocked one: the referee would ask for a re-roll on
                 # every frame).  (The test is coarse: a glossy die's sheen or its shadow on a
                 # board of its colour can hide its outline, so larger layouts are spared it.)
-                if top.value <= 3 and _face_outline_share(
-                        field_, top, frame if frame.ndim == 3 else None) < settings.min_outline_share:
+                if top.value <= 3 and not _face_outline_closes(field_, top, frame if frame.ndim == 3 else None,
+                                                               settings.min_outline_share):
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
