@@ -1382,6 +1382,56 @@ def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings:
     return None
 
 
+#: A light lone pip whose face measures under this many pip radii (half-edge) is barely inside
+#: the patch around it (see :func:`_hole_in_a_digit`): the light hole of a doubling cube's "4"
+#: inside its strokes measured 3.53 (dice scenes 6450 and 3801); a light one's face on a table
+#: lighter than its pip, 4.71 and more (the one below 4.7 had its board darker than its face).
+DIGIT_HOLE_FACE_MOST = 4.1
+
+
+def _hole_in_a_digit(field_: PipField, pip: Pip, half: float, edges: np.ndarray) -> bool:
+    """Is the light lone pip the hole of a dark digit: the "4", "6" or "8" printed on a doubling
+    cube's white face (a face of ``half`` pip radii found by the rays ``edges``)?
+
+    The strokes around such a hole pass for a dark die's face with a white one on it, but they
+    are thin: the "face" is barely wider than its "pip" (under ``DIGIT_HOLE_FACE_MOST`` pip
+    radii), and past its edge lies the cube's white face, at least as light as the hole itself
+    (the hole, a few pixels across, is greyed by blur; the cube's face is not).  A black die's
+    one is a white dot in the middle of a wide face, and a face that small (a large or blurred
+    pip) lies on a board or table darker than its pip.  Over the light ones found in the dice
+    scenes 5600-6499 and the cube survey, those whose face measured under 4.6 pip radii had
+    the colour just beyond it at most -0.12 of the way from their face's grey to their pip's
+    (darker than their face); the holes of the cubes' "4"s, 1.47 (past the pip's grey).
+    (A dark pip on a light face is no hole in a dark digit; a white die's one on a dark board,
+    its pip drawn large, is much like one.)
+
+    >>> from vision.dice.render import draw_doubling_cube
+    >>> frame = np.full((120, 120, 3), 60, np.uint8)
+    >>> _ = draw_doubling_cube(frame, (60, 60), 60, 4, angle_deg=45)
+    >>> DiceReader().read(frame).dice      # (the hole of its "4" read as a one before)
+    ()
+    """
+    if pip.polarity > 0 or half >= DIGIT_HOLE_FACE_MOST:
+        return False
+    grey = field_.grey
+    h, w = grey.shape
+    angles = np.linspace(0, 2 * math.pi, len(edges), endpoint=False)
+    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1) @ pip.shape.T   # pixels per pip radius
+    beyond = []
+    for edge, step in zip(edges, steps):
+        if not np.isfinite(edge):
+            continue
+        # Just past the face's edge: the first third of two half-edges beyond it.
+        reach = edge + np.arange(0.5, 2.0 * half, 0.4)
+        reach = reach[:max(1, len(reach) // 3)]
+        pts = pip.xy + reach[:, None] * step
+        xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+        inside = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+        if inside.any():
+            beyond.append(float(np.median(grey[yi[inside], xi[inside]])))
+    return bool(beyond) and float(np.median(beyond)) >= pip.pip_grey
+
+
 def _face_size_from_rays(field_: PipField, pip: Pip, edges: np.ndarray, settings: ReaderSettings,
                          dim: bool) -> float | None:
     """The half-edge (pip radii) of the face that the rays ``edges`` from a lone pip outline, or
@@ -2723,8 +2773,11 @@ class DiceReader:
             if face.value == 1:
                 if field_.pips[face.pips[0]].split_out:
                     continue
-                half = _lone_pip_face_size(field_, frame if frame.ndim == 3 else None,
-                                           field_.pips[face.pips[0]], settings)
+                pip = field_.pips[face.pips[0]]
+                found = _lone_pip_face(field_, frame if frame.ndim == 3 else None, pip, settings)
+                if found is not None and _hole_in_a_digit(field_, pip, *found):
+                    continue   # the light hole of a doubling cube's dark "4", "6", "8": no die
+                half = None if found is None else found[0]
                 if half is None:
                     half = self._one_beside_side_faces(field_, face, several)
                 if half is None:
