@@ -75,14 +75,18 @@ or size:
    arcs; a logo inside a disc's rim), mostly as ones, twos and threes.  A die's top is a patch
    of one colour closing around its pips close to the square their layout implies: rays from
    its centre must keep the face's colour most of the way out and leave it near that square,
-   on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
+   on most sides (a one's colour, where its blurred pip's halo fills the pip's ring, is judged
+   beyond that halo, as its face was found).  A "face" of one to three pips without that outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
    "8", whose strokes pass for a dark die's face), not a die, and so is a two far smaller than
    the dice of three or more pips (the two holes of an "8"); so is a one whose pip is flatter on
    the board than a die's top can lean (45 degrees at most: that hole is a triangle or an oval).
    Anywhere, a one's face is plain: a mark as clear as its pip inside it (the "1" beside the dark
-   "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one.
+   "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one;
+   and a light "one" whose face is barely wider than its pip, past which the colour is as light
+   as the pip or lighter, is the hole of a dark digit on the cube's white face (on a table, where
+   no board sizes the dice, the hole of the "4" of its "64").
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
