@@ -76,7 +76,8 @@ or size:
    of one colour closing around its pips close to the square their layout implies: rays from
    its centre must keep the face's colour most of the way out and leave it near that square,
    on most sides (a one's colour, where its blurred pip's halo fills the pip's ring, is judged
-   beyond that halo, as its face was found).  A "face" of one to three pips without that outline is no die, cocked or not.
+   beyond that halo, as its face was found).  A "face" of one to three pips without that
+   outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
    "8", whose strokes pass for a dark die's face), not a die, and so is a two far smaller than
@@ -1310,7 +1311,8 @@ def _face_outline_closes(field_: PipField, face: Face, bgr: np.ndarray | None, l
     if face.value != 1:
         return False
     beyond = _one_face_colour_beyond_halo(field_, field_.pips[face.pips[0]], bgr)
-    return _face_outline_share(field_, face, bgr, face_colour=beyond) >= max(least, ONE_OUTLINE_BEYOND_HALO_LEAST)
+    least = max(least, ONE_OUTLINE_BEYOND_HALO_LEAST)
+    return _face_outline_share(field_, face, bgr, face_colour=beyond) >= least
 
 
 def _one_run(flags: np.ndarray) -> bool:
@@ -1396,8 +1398,8 @@ def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings:
 
 #: A light lone pip whose face measures under this many pip radii (half-edge) is barely inside
 #: the patch around it (see :func:`_hole_in_a_digit`): the light hole of a doubling cube's "4"
-#: inside its strokes measured 3.53 (dice scenes 6450 and 3801); a light one's face on a table
-#: lighter than its pip, 4.71 and more (the one below 4.7 had its board darker than its face).
+#: inside its strokes measured 3.53 (dice scenes 6450 and 3801); the light ones whose surroundings
+#: were lighter than their pip (black dice on pale tables), 4.71 and more.
 DIGIT_HOLE_FACE_MOST = 4.1
 
 
@@ -1410,10 +1412,10 @@ def _hole_in_a_digit(field_: PipField, pip: Pip, half: float, edges: np.ndarray)
     radii), and past its edge lies the cube's white face, at least as light as the hole itself
     (the hole, a few pixels across, is greyed by blur; the cube's face is not).  A black die's
     one is a white dot in the middle of a wide face, and a face that small (a large or blurred
-    pip) lies on a board or table darker than its pip.  Over the light ones found in the dice
-    scenes 5600-6499 and the cube survey, those whose face measured under 4.6 pip radii had
-    the colour just beyond it at most -0.12 of the way from their face's grey to their pip's
-    (darker than their face); the holes of the cubes' "4"s, 1.47 (past the pip's grey).
+    pip) lies on a board or table darker than its pip.  Over the light ones found in the cube
+    survey's 1183 dice scenes and in scenes 5600-6015, those whose face measured under 4.6 pip
+    radii (8) had the colour just beyond it at most -0.12 of the way from their face's grey to
+    their pip's (darker than their face); the holes of the cubes' "4"s, 1.47 (past the pip's).
     (A dark pip on a light face is no hole in a dark digit; a white die's one on a dark board,
     its pip drawn large, is much like one.)
 
