@@ -113,3 +113,30 @@ def test_the_hole_of_a_cubes_four_on_a_table_is_no_one_though_its_outline_has_sh
     assert scene.cube is not None and scene.region is None
     dice = READER.read(scene.image).dice
     assert not [d for d in dice if _in_box(d, scene.cube)]
+
+
+@pytest.mark.parametrize("seed", [6450, 3801])
+def test_the_hole_of_a_cubes_four_beside_its_six_on_a_table_is_no_one(seed):
+    """Scenes 6450 and 3801: a cube showing "64" on a table (no board to size the dice on).  The
+    light hole of the "4" closes a "face" of its strokes barely wider than itself (3.5 hole radii),
+    past which lies the cube's white face, lighter than the hole.  (Before, it was read as a one.)"""
+    scene = make_scene(seed)
+    assert scene.cube is not None and scene.region is None
+    assert not [d for d in READER.read(scene.image).dice if _in_box(d, scene.cube)]
+
+
+@pytest.mark.parametrize("table", [(60, 60, 60), (200, 200, 200)])
+def test_the_hole_of_a_lone_cubes_four_on_a_table_is_no_die(table):
+    frame = np.full((120, 120, 3), table, np.uint8)
+    cube = draw_doubling_cube(frame, (60, 60), 60, 4, angle_deg=45)
+    assert not [d for d in READER.read(frame).dice if _in_box(d, cube)]
+
+
+@pytest.mark.parametrize("size", [36, 44])
+def test_a_black_ones_white_pip_on_a_white_table_is_still_read(size):
+    # Its face's colour gives way to a table lighter than its pip, as the strokes of the cube's
+    # digit give way to its white face; but the one's face is wide around its pip.
+    frame = np.full((HEIGHT, WIDTH, 3), (235, 235, 235), np.uint8)
+    draw_die(frame, (100, 100), size, 1, angle_deg=20, style="black")
+    draw_die(frame, (220, 100), size, 3, angle_deg=-10, style="black")
+    assert [d.value for d in READER.read(frame).dice] == [1, 3]

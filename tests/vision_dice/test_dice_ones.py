@@ -2,12 +2,15 @@
 (pale wood fills most of it), yet the die must be read; a lit glyph on a dark key, as grey, must not."""
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.dice import DiceReader
 from vision.dice.render import draw_die
+from vision.dice.scenes import make_scene
 
 READER = DiceReader()
 PALE_WOOD = (150, 190, 215)
@@ -51,3 +54,24 @@ def test_a_lit_dash_on_a_dark_key_is_not_a_one(blur):
     cv2.ellipse(frame, (160, 100), (5, 2), 20, 0, 360, (235, 230, 225), -1, cv2.LINE_AA)
     frame = _dim_and_blurred(frame, blur)
     assert READER.read(frame).dice == ()
+
+
+def test_a_small_blurred_one_whose_ring_lies_in_its_halo_is_read_on_a_board():
+    """Dice scene 5692: a small yellow one (18 px) on a dark board, its black pip blurred.  The pip's
+    ring lies in its halo (darker than the yellow face): judged against that colour, the face's
+    outline closed on 7 of 16 rays; against the face's colour beyond the halo, on 15."""
+    scene = make_scene(5692)
+    one = next(d for d in scene.dice if d.value == 1)
+    dice = READER.read(scene.image, scene.region).dice
+    assert any(d.value == 1 and math.hypot(d.x - one.centre[0], d.y - one.centre[1]) < 5 for d in dice)
+
+
+@pytest.mark.parametrize("seed", [1024, 1178])
+def test_a_gap_between_touching_checkers_is_no_one_judged_beyond_its_halo(seed):
+    """Dice scenes 1024 and 1178: the light gap between touching checkers passes for a one's pip.
+    Judged against the colour beyond its "halo" its outline closed on 9 and 10 of 16 rays: a one
+    judged so must close on most of them (the ones it finds close on 15 or 16)."""
+    scene = make_scene(seed)
+    dice = READER.read(scene.image, scene.region).dice
+    assert all(any(math.hypot(d.x - t.centre[0], d.y - t.centre[1]) < 0.6 * t.size_px for t in scene.dice)
+               for d in dice)

@@ -14,7 +14,7 @@ style, size and value (``-v`` lists every lost die):
 - ``one: no outline`` — a one whose lone pip has no face edge closing around it
   (:func:`~vision.dice.reader._lone_pip_face_size`; no side faces vouch for it either);
 - ``dice: no outline`` — on a board, a top of one to three pips whose colour does not end near
-  its square on enough rays (:func:`~vision.dice.reader._face_outline_share`);
+  its square on enough rays (:func:`~vision.dice.reader._face_outline_closes`);
 - ``dice: other`` — the right face was found and lost while assembling dice (a ghost of a clearer
   face, a face cut by the border, marks on it, a missing pip, taken as a side face ...);
 - ``read as cocked`` / ``read unread`` / ``read wrong`` — reported, but cocked, without a value,
@@ -38,7 +38,7 @@ from typing import Iterable
 import cv2
 import numpy as np
 
-from vision.dice.reader import (DiceReader, ReaderSettings, _face_outline_share, _lone_pip_face_size,
+from vision.dice.reader import (DiceReader, ReaderSettings, _face_outline_closes, _lone_pip_face_size,
                                 find_faces, find_pips)
 from vision.dice.render import RenderedDie
 from vision.dice.scenes import DiceScene, make_scene
@@ -106,7 +106,7 @@ def trace_scene(scene: DiceScene, reader: DiceReader | None = None) -> list[DieT
                 lost = _lone_pip_face_size(field_, scene.image, pip, settings) is None
                 stage = "one: no outline" if lost else "dice: other"
             elif scene.region is not None and face.value <= 3 and \
-                    _face_outline_share(field_, face, scene.image) < settings.min_outline_share:
+                    not _face_outline_closes(field_, face, scene.image, settings.min_outline_share):
                 stage = "dice: no outline"
             else:
                 stage = "dice: other"

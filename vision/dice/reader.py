@@ -76,14 +76,19 @@ or size:
    arcs; a logo inside a disc's rim), mostly as ones, twos and threes.  A die's top is a patch
    of one colour closing around its pips close to the square their layout implies: rays from
    its centre must keep the face's colour most of the way out and leave it near that square,
-   on most sides.  A "face" of one to three pips without that outline is no die, cocked or not.
+   on most sides (a one's colour, where its blurred pip's halo fills the pip's ring, is judged
+   beyond that halo, as its face was found).  A "face" of one to three pips without that
+   outline is no die, cocked or not.
    Dice of a set are the same size on the board's plane: a one far smaller there than the
    frame's dice of two or more pips is a mark (the light hole in a doubling cube's "4", "6" or
    "8", whose strokes pass for a dark die's face), not a die, and so is a two far smaller than
    the dice of three or more pips (the two holes of an "8"); so is a one whose pip is flatter on
    the board than a die's top can lean (45 degrees at most: that hole is a triangle or an oval).
    Anywhere, a one's face is plain: a mark as clear as its pip inside it (the "1" beside the dark
-   "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one.
+   "6" of a cube's "16", which passes for a black pip on the cube's white face) makes it no one;
+   and a light "one" whose face is barely wider than its pip, past which the colour is as light
+   as the pip or lighter, is the hole of a dark digit on the cube's white face (on a table, where
+   no board sizes the dice, the hole of the "4" of its "64").
 
 >>> import numpy as np
 >>> from vision.dice.render import draw_die
@@ -1149,6 +1154,32 @@ def _face_beyond_halo(grey_samples: np.ndarray, bgr_samples: np.ndarray | None, 
     return float(np.median(grey_samples[band])), face_bgr
 
 
+def _lone_pip_rays(field_: PipField, pip: Pip, directions: int = 16
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) that rays from a lone pip sample, every ``ONE_FACE_RAY_RADII``
+    out along ``directions`` rays (the pip's own outline undone), with which of them lie inside
+    the frame and which near a pip-like mark (the far faces' pips seen through a translucent
+    die are no edge of its face)."""
+    grey = field_.grey
+    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    pts = pip.xy[None, None] + ONE_FACE_RAY_RADII[None, :, None] * (unit @ pip.shape.T)[:, None, :]
+    xs, ys = pts[..., 0], pts[..., 1]
+    inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
+    yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
+    xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
+    return yi, xi, inside, field_.near_pip[yi, xi]
+
+
+def _one_face_colour_beyond_halo(field_: PipField, pip: Pip, bgr: np.ndarray | None
+                                 ) -> tuple[float, np.ndarray | None]:
+    """A one's face's grey level and colour as seen just beyond its pip's blurred halo
+    (:func:`_face_beyond_halo`: the ring's values where too few rays' samples are free)."""
+    yi, xi, inside, marked = _lone_pip_rays(field_, pip)
+    return _face_beyond_halo(field_.grey[yi, xi], bgr[yi, xi] if bgr is not None else None,
+                             inside & ~marked & ONE_FACE_BAND_MASK[None, :], pip)
+
+
 def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, directions: int = 16,
                          beyond_halo: bool = False) -> np.ndarray:
     """Distance (in pip radii) from a lone pip to where the face around it ends, per direction.
@@ -1159,19 +1190,10 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     halo (:func:`_face_beyond_halo`).
     """
     grey = field_.grey
-    s = pip.shape
     radii = ONE_FACE_RAY_RADII
-    angles = np.linspace(0, 2 * math.pi, directions, endpoint=False)
-    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    pts = pip.xy[None, None] + radii[None, :, None] * (unit @ s.T)[:, None, :]
-    xs, ys = pts[..., 0], pts[..., 1]
-    inside = (xs >= 0) & (ys >= 0) & (xs <= grey.shape[1] - 1) & (ys <= grey.shape[0] - 1)
-    g = grey[np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1), np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)]
+    yi, xi, inside, marked = _lone_pip_rays(field_, pip, directions)
+    g = grey[yi, xi]
     step = max(12.0, 0.25 * abs(pip.face_grey - pip.pip_grey), 1.2 * pip.face_spread)
-    yi = np.clip(np.round(ys).astype(int), 0, grey.shape[0] - 1)
-    xi = np.clip(np.round(xs).astype(int), 0, grey.shape[1] - 1)
-    # Other pip-like marks (the far faces' pips seen through a translucent die) are not edges.
-    marked = field_.near_pip[yi, xi]
     face_grey, face_bgr = pip.face_grey, pip.face_bgr
     if beyond_halo:
         face_grey, face_bgr = _face_beyond_halo(g, bgr[yi, xi] if bgr is not None else None,
@@ -1192,18 +1214,23 @@ def _face_edge_distances(field_: PipField, pip: Pip, bgr: np.ndarray | None, dir
     return out
 
 
-def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None
+def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None,
+                   face_colour: tuple[float, np.ndarray | None] | None = None
                    ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """A test of pixels (rows, columns) for lying off a face's colour, as the outline tests
     walk out from its pips: further from the face's grey around its pips than a step (12 at
     least, a quarter of the pips' contrast, 1.2 times the face's spread) or, given the frame's
     colours ``bgr``, 1.5 steps from the face's colour; never near a pip (a pip and its rim are
-    no edge of the face)."""
+    no edge of the face).  ``face_colour`` (grey, colour) stands for the colour around the pips
+    where that is known better (a one's face seen beyond its pip's blurred halo)."""
     pips = [field_.pips[i] for i in face.pips]
     face_grey = float(np.median([p.face_grey for p in pips]))
     pip_grey = float(np.median([p.pip_grey for p in pips]))
     spread = float(np.median([p.face_spread for p in pips]))
     face_bgr = np.median([p.face_bgr for p in pips], axis=0) if bgr is not None else None
+    if face_colour is not None:
+        face_grey = face_colour[0]
+        face_bgr = face_colour[1] if bgr is not None else None
     step = max(12.0, 0.25 * abs(face_grey - pip_grey), 1.2 * spread)
 
     def off(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
@@ -1214,7 +1241,8 @@ def _off_face_test(field_: PipField, face: Face, bgr: np.ndarray | None
     return off
 
 
-def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16) -> float:
+def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, directions: int = 16,
+                        face_colour: tuple[float, np.ndarray | None] | None = None) -> float:
     """How much of a closed outline of the face's colour run around its pips where its corners put it?
 
     A die's top is a patch of one colour (between its pips) that ends, all around, close to the
@@ -1224,7 +1252,8 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
     Rays are cast from the face's centre through its outline (in the face's own square frame, so
     a foreshortened face is followed along its parallelogram); on each, the face's colour must
     hold up to 0.75 of the way to the outline (pips and their rims aside) and end before 1.45 of
-    it.  Returns the share of rays on which it does.
+    it.  Returns the share of rays on which it does.  The face's colour is its pips' ring's, or
+    ``face_colour`` (see :func:`_off_face_test`).
 
     >>> from vision.dice.render import draw_die
     >>> frame = np.full((120, 120, 3), (50, 120, 40), np.uint8)
@@ -1235,7 +1264,7 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
     """
     grey = field_.grey
     h, w = grey.shape[:2]
-    off_face = _off_face_test(field_, face, bgr)
+    off_face = _off_face_test(field_, face, bgr, face_colour)
     c = face.corners
     centre = c.mean(axis=0)
     # The face's square frame: u along one edge, v along the next (each a half-edge long).
@@ -1259,6 +1288,32 @@ def _face_outline_share(field_: PipField, face: Face, bgr: np.ndarray | None, di
         if len(hits) and 0.75 <= fractions[hits[0]] <= 1.45:
             closed += 1
     return closed / directions
+
+
+#: A one's outline judged against its face's colour beyond its pip's halo must close on at least
+#: this share of the rays (all round a small blurred die, no side face or shadow hiding it): the
+#: ones it finds closed 0.94 and more (dice scenes 5692, 5699, 6047, 6439), the light gaps between
+#: touching checkers that pass for a one 0.56 and 0.63 (dice scenes 1024 and 1178, then reported cocked).
+ONE_OUTLINE_BEYOND_HALO_LEAST = 0.8
+
+
+def _face_outline_closes(field_: PipField, face: Face, bgr: np.ndarray | None, least: float) -> bool:
+    """Does the face's colour close around its pips where its corners put it, on at least the
+    share ``least`` of the rays (:func:`_face_outline_share`)?
+
+    A one's small pip blurred lies in a halo that fills its ring (a light pip brightens the red
+    face around it, a dark one darkens a yellow face): judged against the ring's colour the rays
+    leave the "face" at once, or never.  Its face is then judged, as its lone pip's face was
+    found (:func:`_lone_pip_face`), against the colour just beyond that halo, where it must close
+    on most of the rays (``ONE_OUTLINE_BEYOND_HALO_LEAST``).
+    """
+    if _face_outline_share(field_, face, bgr) >= least:
+        return True
+    if face.value != 1:
+        return False
+    beyond = _one_face_colour_beyond_halo(field_, field_.pips[face.pips[0]], bgr)
+    least = max(least, ONE_OUTLINE_BEYOND_HALO_LEAST)
+    return _face_outline_share(field_, face, bgr, face_colour=beyond) >= least
 
 
 def _one_run(flags: np.ndarray) -> bool:
@@ -1340,6 +1395,56 @@ def _lone_pip_face(field_: PipField, bgr: np.ndarray | None, pip: Pip, settings:
         if half is not None and (not beyond_halo or half >= ONE_FACE_BEYOND_HALO_LEAST):
             return half, edges
     return None
+
+
+#: A light lone pip whose face measures under this many pip radii (half-edge) is barely inside
+#: the patch around it (see :func:`_hole_in_a_digit`): the light hole of a doubling cube's "4"
+#: inside its strokes measured 3.53 (dice scenes 6450 and 3801); the light ones whose surroundings
+#: were lighter than their pip (black dice on pale tables), 4.71 and more.
+DIGIT_HOLE_FACE_MOST = 4.1
+
+
+def _hole_in_a_digit(field_: PipField, pip: Pip, half: float, edges: np.ndarray) -> bool:
+    """Is the light lone pip the hole of a dark digit: the "4", "6" or "8" printed on a doubling
+    cube's white face (a face of ``half`` pip radii found by the rays ``edges``)?
+
+    The strokes around such a hole pass for a dark die's face with a white one on it, but they
+    are thin: the "face" is barely wider than its "pip" (under ``DIGIT_HOLE_FACE_MOST`` pip
+    radii), and past its edge lies the cube's white face, at least as light as the hole itself
+    (the hole, a few pixels across, is greyed by blur; the cube's face is not).  A black die's
+    one is a white dot in the middle of a wide face, and a face that small (a large or blurred
+    pip) lies on a board or table darker than its pip.  Over the light ones found in the cube
+    survey's 1183 dice scenes and in scenes 5600-6015, those whose face measured under 4.6 pip
+    radii (8) had the colour just beyond it at most -0.12 of the way from their face's grey to
+    their pip's (darker than their face); the holes of the cubes' "4"s, 1.47 (past the pip's).
+    (A dark pip on a light face is no hole in a dark digit; a white die's one on a dark board,
+    its pip drawn large, is much like one.)
+
+    >>> from vision.dice.render import draw_doubling_cube
+    >>> frame = np.full((120, 120, 3), 60, np.uint8)
+    >>> _ = draw_doubling_cube(frame, (60, 60), 60, 4, angle_deg=45)
+    >>> DiceReader().read(frame).dice      # (the hole of its "4" read as a one before)
+    ()
+    """
+    if pip.polarity > 0 or half >= DIGIT_HOLE_FACE_MOST:
+        return False
+    grey = field_.grey
+    h, w = grey.shape
+    angles = np.linspace(0, 2 * math.pi, len(edges), endpoint=False)
+    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1) @ pip.shape.T   # pixels per pip radius
+    beyond = []
+    for edge, step in zip(edges, steps):
+        if not np.isfinite(edge):
+            continue
+        # Just past the face's edge: the first third of two half-edges beyond it.
+        reach = edge + np.arange(0.5, 2.0 * half, 0.4)
+        reach = reach[:max(1, len(reach) // 3)]
+        pts = pip.xy + reach[:, None] * step
+        xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+        inside = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+        if inside.any():
+            beyond.append(float(np.median(grey[yi[inside], xi[inside]])))
+    return bool(beyond) and float(np.median(beyond)) >= pip.pip_grey
 
 
 def _face_size_from_rays(field_: PipField, pip: Pip, edges: np.ndarray, settings: ReaderSettings,
@@ -2713,8 +2818,11 @@ class DiceReader:
             if face.value == 1:
                 if field_.pips[face.pips[0]].split_out:
                     continue
-                half = _lone_pip_face_size(field_, frame if frame.ndim == 3 else None,
-                                           field_.pips[face.pips[0]], settings)
+                pip = field_.pips[face.pips[0]]
+                found = _lone_pip_face(field_, frame if frame.ndim == 3 else None, pip, settings)
+                if found is not None and _hole_in_a_digit(field_, pip, *found):
+                    continue   # the light hole of a doubling cube's dark "4", "6", "8": no die
+                half = None if found is None else found[0]
                 if half is None:
                     half = self._one_beside_side_faces(field_, face, several)
                 if half is None:
@@ -2905,8 +3013,8 @@ class DiceReader:
                 # face, no die (and never a cocked one: the referee would ask for a re-roll on
                 # every frame).  (The test is coarse: a glossy die's sheen or its shadow on a
                 # board of its colour can hide its outline, so larger layouts are spared it.)
-                if top.value <= 3 and _face_outline_share(
-                        field_, top, frame if frame.ndim == 3 else None) < settings.min_outline_share:
+                if top.value <= 3 and not _face_outline_closes(field_, top, frame if frame.ndim == 3 else None,
+                                                               settings.min_outline_share):
                     continue
             else:
                 # Two faces seen about as squarely: the die is cocked (or which face is up is unclear).
