@@ -35,9 +35,9 @@ blotches of paint, a shadow's soft edge or a die's straight side beyond the base
 a line darker or lighter than both the face and the paint beyond, which are one colour (glare
 is a ramp); or when it steps in every direction of the arc and is no ramp; or when it steps on
 most of the arc and shows a clear line there that the bare points of the same paint, at the same
-height, do not show (a line printed across the bases shows on all of them); so too a checker a
-little off the paint's colour whose middle is one face (a die on a base leaves paint around
-it).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
+height, do not show (a line printed across the bases shows on all of them); so too, by a fainter
+such line, a checker a little off the paint's colour whose middle is one face (a die on a base
+leaves paint around it; bare bases lifted off their paint by glare show no such line).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
 end that shows only part of a rim, half under its neighbour, must have its neighbour's colour
 (the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
 before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
@@ -344,6 +344,20 @@ LONE_OWN_LINE = 5.0
 #: checkers so taken showing 0.69 or more.)
 OWN_LINE_RIM = 0.65
 OWN_LINE_FAINT = 6.5
+#: A checker near its point's paint but not of it (:func:`_paint_gap` from :data:`SAME_PAINT` to
+#: :data:`OFF_PAINT`) and of one face (:func:`_one_face_near_paint`) is taken on a line, and the
+#: line beyond its bare siblings', of :data:`NEAR_PAINT_LINE` (in place of :data:`LONE_OWN_LINE`
+#: or, its rim fainter still, :data:`OWN_LINE_FAINT`): the bare bases a glare or a shade lifts
+#: off their paint so far show no groove, where the bare bases of the paint's very colour show
+#: its texture and shading (up to 4.65).  Flat 0-9999 and solid 0-499 (corners given), every
+#: candidate near the edge of a point read empty with :data:`OWN_LINE_RIM` of a rim or more and
+#: a colour so near the paint: the smaller of the two lines on the 1888 bare bases is 2.96 at
+#: most (66 bottom[8]; 9000-9999: 1.79) but for two on slanted reads whose middle is not one
+#: face (7224 bottom[3], 5108 bottom[11], see :data:`LONE_OWN_LINE`); the lone checkers it now
+#: takes, red on red points, 4.25 (9295 bottom[4], its rim short of most all round), 4.44
+#: (3068 bottom[4]), 4.49 (9523 bottom[8]), 4.92 (7451 bottom[10]) and 5.66 (1841 bottom[7]).
+#: Halfway between 2.96 and 4.25.
+NEAR_PAINT_LINE = 3.6
 #: :func:`_line_siblings_lack` compares a candidate's far line with its bare siblings' lines
 #: only where its face just inside the rim has their lightness there, within this many 8-bit
 #: Lab units: it stands for a checker of the paint.  The lone checkers of their point's paint
@@ -3975,11 +3989,12 @@ def _paint_rim_lone(scorer: RingScorer, cand: _Candidates, edge_up: bool, facing
                       else 0.0)
             rim = (circle >= LONE_RIM_STEP and circle >= LONE_CIRCLE_SHARE * float(np.median(steps))
                    and line >= LONE_RIM_LINE)
-            if not rim and line >= LONE_OWN_LINE:   # (see LONE_OWN_LINE)
+            clear_line = LONE_OWN_LINE if gap < SAME_PAINT else NEAR_PAINT_LINE
+            if not rim and line >= clear_line:   # (see LONE_OWN_LINE, NEAR_PAINT_LINE)
                 offset = x - (centres[point] if point is not None else x)
                 if (_line_siblings_lack(lightness, x, y, radius, edge_up,
                                         [centres[key] + offset for key in siblings])
-                        >= LONE_OWN_LINE and _steps_in_colour(scorer, x, y, radius, edge_up)
+                        >= clear_line and _steps_in_colour(scorer, x, y, radius, edge_up)
                         and (gap < SAME_PAINT or _one_face_near_paint(scorer, cand, j, siblings,
                                                                       centres, radius))):
                     return [j]
@@ -4006,14 +4021,17 @@ def _faint_own_line(scorer: RingScorer, cand: _Candidates, j: int, edge_up: bool
     :data:`LONE_COLOUR_STEP` of that."""
     lightness = scorer.lab[:, :, 0]
     x, y = float(cand.px[j]), float(cand.py[j])
-    if _far_rim_line(lightness, x, y, radius, edge_up) < OWN_LINE_FAINT:
+    line = _far_rim_line(lightness, x, y, radius, edge_up)
+    if line < min(OWN_LINE_FAINT, NEAR_PAINT_LINE):
         return False
     gap = _paint_gap(scorer, cand, j, siblings, centres)
     if gap >= OFF_PAINT:
         return False
+    clear_line = OWN_LINE_FAINT if gap < SAME_PAINT else NEAR_PAINT_LINE
     offset = x - (centres[point] if point is not None else x)
-    if _line_siblings_lack(lightness, x, y, radius, edge_up,
-                           [centres[key] + offset for key in siblings]) < OWN_LINE_FAINT:
+    if line < clear_line or _line_siblings_lack(
+            lightness, x, y, radius, edge_up,
+            [centres[key] + offset for key in siblings]) < clear_line:
         return False
     return _steps_in_colour(scorer, x, y, radius, edge_up) and (
         gap < SAME_PAINT or _one_face_near_paint(scorer, cand, j, siblings, centres, radius))

@@ -22,9 +22,10 @@ from checker_frames import (
     POINTS_RADIUS as RADIUS, painted_points, with_disc,
 )
 from vision.checkers import (
-    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, OFF_PAINT, OWN_LINE_FAINT,
-    OWN_LINE_RIM, RIM_NOT_RAMP, SAME_PAINT, _Candidates, _far_circle_step, _far_rim_line,
-    _far_step, _far_steps, _paint_gap, _paint_rim_lone, _sibling_rim_line,
+    LONE_MOST_RIM, LONE_OWN_LINE, LONE_RIM_LINE, LONE_RIM_STEP, NEAR_PAINT_LINE, OFF_PAINT,
+    OWN_LINE_FAINT, OWN_LINE_RIM, RIM_NOT_RAMP, SAME_PAINT, _Candidates, _far_circle_step,
+    _far_rim_line, _far_step, _far_steps, _line_siblings_lack, _paint_gap, _paint_rim_lone,
+    _sibling_rim_line,
 )
 from vision.rings import RingScorer
 
@@ -148,13 +149,15 @@ CREAM, RED = (170, 205, 215), (45, 45, 175)
 
 
 def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15,
-                 soft: bool = False, tint: float = 1.0) -> np.ndarray:
+                 soft: bool = False, tint: float = 1.0, depth: float | None = None
+                 ) -> np.ndarray:
     """Cream with red bottom points 0..5 (BGR); optionally (``lone``) a red checker on point 2's
     base, ``beside`` radii right of the candidate's place, as a tournament set's: its face
     shaded darker toward its rim (a dome) and a soft dark groove at its edge (``soft``: a
     flatter face, its groove deeper but wider, the whole a little blurred: its rim steps on
     less than most of the far arc; ``tint``: its face that much lighter than the paint, a red a
-    little off the point's); or (``band``) a
+    little off the point's; ``depth``: its groove's depth, a share of the light, in place of
+    the usual one); or (``band``) a
     dark line printed across every base (parallel to the edge) a checker's radius beyond the
     candidate's place."""
     field = painted_points(CREAM, RED)
@@ -162,8 +165,8 @@ def _domed_field(lone: bool = False, band: bool = False, beside: float = 0.15,
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     if lone:
         d = np.hypot(xs - (CENTRE[0] + beside * RADIUS), ys - CENTRE[1]) / RADIUS
-        depth, width, dome = (0.3, 0.2, 0.1) if soft else (0.12, 0.1, 0.25)
-        groove = 1 - depth * np.exp(-((d - 0.93) / width) ** 2 / 2)
+        usual, width, dome = (0.3, 0.2, 0.1) if soft else (0.12, 0.1, 0.25)
+        groove = 1 - (usual if depth is None else depth) * np.exp(-((d - 0.93) / width) ** 2 / 2)
         shade = np.where(d < 1.0, tint * (1 + dome * (0.5 - np.minimum(d, 0.93))), 1.0)
         field *= (shade * groove)[:, :, None]
     if band:
@@ -258,6 +261,40 @@ def test_a_checker_near_its_paint_is_taken_by_a_groove_its_bare_siblings_lack(ki
     assert SAME_PAINT <= _paint_gap(scorer, candidate, 0, siblings, centres) < OFF_PAINT
     if kind == "checker":  # (no step all along the arc: RIM_NOT_RAMP's test does not take it)
         assert _far_steps(_lightness(field), *CENTRE, RADIUS, False).min() < LONE_RIM_STEP
+    verdict = _paint_rim_lone(scorer, candidate, False, float("inf"), siblings, centres, RADIUS,
+                              GEOMETRY.height, 0.4, ("bottom", 2))
+    assert verdict == ([0] if taken else None)
+
+
+@pytest.mark.parametrize("tint, depth, full, taken", [
+    (1.2, 0.15, 0.8, True),                                 # steps on most of its arc
+    (1.2, 0.15, (OWN_LINE_RIM + LONE_MOST_RIM) / 2, True),  # short of most of a rim
+    (1.2, 0.10, 0.8, False),                                # its groove too faint a line
+    (1.0, 0.15, 0.8, False),                                # of the paint's very colour
+])
+def test_a_checker_near_its_paint_is_taken_by_a_fainter_groove(tint, depth, full, taken):
+    """A red checker a little lighter than its red point whose groove is a fainter line than
+    one of the point's very paint is asked for (:data:`vision.checkers.NEAR_PAINT_LINE`, under
+    :data:`vision.checkers.LONE_OWN_LINE`): synthetic 9523 bottom[8] (4.49 beyond its bare
+    siblings), 9295 bottom[4] (4.25, short of most of a rim all round), 3068 bottom[4] and 7451
+    bottom[10] were read empty so.  Bare bases a glare or shade lifts so far off their paint
+    show no such line (2.96 at most); bare bases of the paint's very colour do (4.65), so a
+    checker of that colour with as faint a groove is still not taken."""
+    field = _domed_field(lone=True, soft=True, tint=tint, depth=depth)
+    scorer = RingScorer(field, RADIUS)
+    centres = {("bottom", c): GEOMETRY.column_x(c) for c in range(6)}
+    candidate = _candidate(scorer, full)
+    siblings = [("bottom", 0), ("bottom", 4)]
+    near = tint != 1.0
+    assert (SAME_PAINT <= _paint_gap(scorer, candidate, 0, siblings, centres) < OFF_PAINT) == near
+    lightness = _lightness(field)
+    lack = _line_siblings_lack(lightness, *CENTRE, RADIUS, False,
+                               [GEOMETRY.column_x(c) for c in (0, 4)])
+    if near:
+        assert (NEAR_PAINT_LINE <= lack < LONE_OWN_LINE) == taken
+    else:  # (its far arc steps on less than most: a line of OWN_LINE_FAINT is asked of it)
+        assert np.median(_far_steps(lightness, *CENTRE, RADIUS, False)) < LONE_RIM_STEP
+        assert NEAR_PAINT_LINE <= lack < OWN_LINE_FAINT
     verdict = _paint_rim_lone(scorer, candidate, False, float("inf"), siblings, centres, RADIUS,
                               GEOMETRY.height, 0.4, ("bottom", 2))
     assert verdict == ([0] if taken else None)
