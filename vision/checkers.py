@@ -37,7 +37,8 @@ is a ramp); or when it steps in every direction of the arc and is no ramp; or wh
 most of the arc and shows a clear line there that the bare points of the same paint, at the same
 height, do not show (a line printed across the bases shows on all of them); so too, by a fainter
 such line, a checker a little off the paint's colour whose middle is one face (a die on a base
-leaves paint around it; bare bases lifted off their paint by glare show no such line).  Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
+leaves paint around it; bare bases lifted off their paint by glare show no such line).
+Likewise a checker whose whole rim shows has nothing lying on it closely, and a stack's
 end that shows only part of a rim, half under its neighbour, must have its neighbour's colour
 (the point's paint beside a rim shows part of a ring too); a small stack's end touching the one
 before with the point's paint in its middle, short of a whole rim, must show its far rim too (the
@@ -2670,8 +2671,8 @@ def _tall_into_glare(scorer: RingScorer, cand: _Candidates, chain: list[int], ed
     shows where it could show one (``glared_tops``).  The fit is taken when it holds more
     checkers, keeps every checker of the chain within :data:`KEPT_SLACK` of one of its
     centres, and puts a checker at least :data:`GLARE_PAST_LEAST` clipped beyond the chain's
-    end: the chain stopped where the glare hid one, or dimmed the pile's top.  Returns the new chain (the fitted centres are added to ``cand``), else ``None``
-    (``cand`` as it was).
+    end: the chain stopped where the glare hid one, or dimmed the pile's top.  Returns the new
+    chain (the fitted centres are added to ``cand``), else ``None`` (``cand`` as it was).
     """
     ys = cand.ys[chain]
     end = float(ys.max())
