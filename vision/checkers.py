@@ -4892,7 +4892,11 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
     from the points': the rings are taken wholest first, so a checker showing its whole rim
     there gives its colour to the others of its player on the bar.  Held seed 5357 and solid
     seeds 355, 441: black checkers on a black bar showing 0.84-0.91 of their rims, of a colour
-    8.1 from the points' blacks or with no black on the points.)
+    8.1 from the points' blacks or with no black on the points.)  A ring refused only for its
+    hinge-like face, rim whole, is looked at again once every ring has been: it is a checker when
+    it has the colour of one taken on the bar with its whole rim (a hinge is metal, a checker
+    taken whole shows its player's paint; a glossy checker's sheen can make its face hinge-like,
+    seed 9097).
     """
     radius = scorer.radius
     h = geometry.height
@@ -4912,25 +4916,46 @@ def _bar_stack(scorer: RingScorer, geometry: BoardGeometry, threshold: float,
     known = (weighted(checker_colours) if checker_colours is not None and len(checker_colours)
              else None)
     on_bar = np.zeros((0, 3), np.float32)   # the colours taken on the bar (weighted Lab)
+    whole_on_bar = np.zeros((0, 3), np.float32)   # those of checkers taken with whole rims
+    hinge_like: list[tuple[int, np.ndarray]] = []   # whole rings refused for their face alone
+
+    def take(i: int, x: float, y: float, colour: np.ndarray) -> None:
+        nonlocal on_bar, whole_on_bar
+        paint = weighted(np.asarray(colour, np.float32)[None, :])
+        on_bar = np.vstack([on_bar, paint])
+        if cover[i] >= BAR_THRESHOLD:
+            whole_on_bar = np.vstack([whole_on_bar, paint])
+        taken.append(y)
+        stack.centres.append((x, y))
+        stack.scores.append(float(cover[i]))
+        stack.colours.append(colour)
+
     for i in np.argsort(cover)[::-1]:
-        if cover[i] < threshold:
+        if cover[i] < threshold or len(taken) >= 15:
             break
         y = float(py[i])
         if any(abs(y - t) < 1.6 * radius for t in taken):
             continue
         x = float(px[i])
         colour = scorer.disc_colour(x, y)
-        if not _players_colour(colour, known) and (
-                (cover[i] < BAR_THRESHOLD and not _players_colour(colour, on_bar))
-                or _hinge_like(scorer, x, y)):
+        if not _players_colour(colour, known):
+            if cover[i] < BAR_THRESHOLD and not _players_colour(colour, on_bar):
+                continue
+            if _hinge_like(scorer, x, y):
+                if cover[i] >= BAR_THRESHOLD:
+                    hinge_like.append((int(i), colour))
+                continue
+        take(int(i), x, y, colour)
+    # A whole ring of the colour of a checker taken whole on the bar is that player's checker
+    # though its face looks like a hinge's (a glossy checker's shading: seed 9097, a red
+    # refused with sides 7.6 against ends 0.7); looked at once every ring has been, so that
+    # the order of rings of equal cover does not matter.
+    for i, colour in hinge_like:
+        y = float(py[i])
+        if len(taken) >= 15 or any(abs(y - t) < 1.6 * radius for t in taken):
             continue
-        on_bar = np.vstack([on_bar, weighted(np.asarray(colour, np.float32)[None, :])])
-        taken.append(y)
-        stack.centres.append((x, y))
-        stack.scores.append(float(cover[i]))
-        stack.colours.append(colour)
-        if len(taken) >= 15:
-            break
+        if _players_colour(colour, whole_on_bar):
+            take(i, float(px[i]), y, colour)
     return stack
 
 

@@ -2,7 +2,8 @@
 
 Drawn faces check :func:`vision.checkers._hinge_like` itself; the labelled real photos (skipped
 when absent) check the boards whose bars have hinges, under the transforms that made the hinges
-ring like checkers; a drawn board checks that a checker on the bar, lit across its face, stays.
+ring like checkers; drawn boards and bars check that a checker on the bar, lit across its face or
+glossy, stays.
 """
 from __future__ import annotations
 
@@ -53,13 +54,51 @@ def test_a_checker_lit_across_its_face_is_not_hinge_like():
     assert not _hinge_like(RingScorer(_disc(field, lit), RADIUS), 20.0, 30.0)
 
 
-def test_a_drawn_board_keeps_its_checker_lit_across_the_face():
-    """A white checker on the bar, shaded left to right and darker than the points' whites
-    (so not of a colour seen on the points) is still read."""
+def _three_on_a_bar(glossy_at: int, glossy_paint: tuple[int, int, int]) -> np.ndarray:
+    """A dark bar holding three discs, whole rims, 30 pixels apart: two red and one at
+    ``glossy_at`` (0, 1 or 2) painted ``glossy_paint`` with a light stripe down its middle, as
+    a glossy checker's sheen or a hinge's pin shows."""
+    field = np.full((160, 100, 3), 220, np.uint8)
+    field[:, 36:64] = 30
+    for index, y in enumerate((30, 60, 90)):
+        ys, xs = np.mgrid[0:160, 0:100]
+        disc = (xs - 50) ** 2 + (ys - y) ** 2 <= RADIUS ** 2
+        field[disc] = glossy_paint if index == glossy_at else (40, 40, 200)
+        if index == glossy_at:
+            stripe = disc & (np.abs(xs - 50) <= 2) & (np.abs(ys - y) <= 8)
+            field[stripe] = np.clip(np.int16(glossy_paint) + (35, 35, 30), 0, 255)
+    return field
+
+
+@pytest.mark.parametrize("glossy_at", [0, 1, 2])
+def test_a_glossy_checker_of_a_colour_taken_whole_on_the_bar_is_kept(glossy_at: int):
+    """No checker colour known from the points (every red on the bar): a red whose sheen makes
+    its face hinge-like is read for the two whole reds beside it, wherever it lies in the
+    bar's order; a grey ring with the same face, of no colour taken, stays a hinge."""
+    from calibration.geometry import BoardGeometry
+    from vision.checkers import _bar_stack
+
+    geometry = BoardGeometry(100, 160, 36.0, 64.0)
+    red = _three_on_a_bar(glossy_at, (40, 40, 200))
+    scorer = RingScorer(red, RADIUS)
+    y = 30.0 + 30.0 * glossy_at
+    assert _hinge_like(scorer, 50.0, y)
+    assert _bar_stack(scorer, geometry, 0.82, None).count == 3
+    grey = RingScorer(_three_on_a_bar(glossy_at, (170, 170, 170)), RADIUS)
+    assert _hinge_like(grey, 50.0, y)
+    assert _bar_stack(grey, geometry, 0.82, None).count == 2
+
+
+@pytest.mark.parametrize("seed", [2409, 9097])
+def test_a_drawn_board_keeps_its_checker_lit_across_the_face(seed: int):
+    """2409: a white checker on the bar, shaded left to right and darker than the points'
+    whites (so not of a colour seen on the points) is still read.  9097: every red is on the
+    bar (blue, red, red, red, blue), the third red's gloss makes its face hinge-like (sides
+    7.6 against ends 0.7); the two reds with whole rims give it its player's colour."""
     from vision.reader import BoardReader
     from vision.render import RenderOptions, render_board
 
-    scene = render_board(None, RenderOptions(seed=2409, hard=True))
+    scene = render_board(None, RenderOptions(seed=seed, hard=True))
     obs = BoardReader().read(scene.image, corners=scene.corners)
     assert sum(obs.bar.values()) == sum(scene.truth.bar.values()) == 5
 
