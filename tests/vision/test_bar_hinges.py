@@ -7,8 +7,6 @@ glossy, stays.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
