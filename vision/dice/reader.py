@@ -1543,7 +1543,8 @@ def _like_pip(other: Pip, pip: Pip) -> bool:
 
 def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | None,
                                  reference: Callable[[np.ndarray], np.ndarray],
-                                 settings: ReaderSettings) -> tuple[float, float] | None:
+                                 settings: ReaderSettings, face: tuple[float, np.ndarray] | None
+                                 ) -> tuple[float, float] | None:
     """How square the outline around a one's pip is on the board plane: ``(narrowest over the
     median width, tolerance)``, or ``None`` when too few widths are seen.
 
@@ -1560,8 +1561,8 @@ def _lone_pip_outline_squareness(field_: PipField, pip: Pip, bgr: np.ndarray | N
     The tolerance is the rays' step (0.4 pip radii) at both ends over the median width, plus a
     few percent.
     """
-    # (The rays that found its face, when one was found.)
-    face = _lone_pip_face(field_, bgr, pip, settings)
+    # (The rays that found its face, ``face`` as :func:`_lone_pip_face` gave it, when one was
+    # found.)
     edges = _face_edge_distances(field_, pip, bgr) if face is None else face[1]
     directions = len(edges)
     lo = 0.5 / settings.pip_radius_range[1] * 0.85
@@ -2814,12 +2815,14 @@ class DiceReader:
         settings = self.settings
         kept: list[Face] = []
         several = [f for f in faces if f.value > 1]
+        ones_faces: dict[int, tuple[float, np.ndarray] | None] = {}   # _lone_pip_face, by pip
         for face in faces:
             if face.value == 1:
                 if field_.pips[face.pips[0]].split_out:
                     continue
                 pip = field_.pips[face.pips[0]]
                 found = _lone_pip_face(field_, frame if frame.ndim == 3 else None, pip, settings)
+                ones_faces[face.pips[0]] = found
                 if found is not None and _hole_in_a_digit(field_, pip, *found):
                     continue   # the light hole of a doubling cube's dark "4", "6", "8": no die
                 half = None if found is None else found[0]
@@ -2996,8 +2999,11 @@ class DiceReader:
                     # A one's small pip shows no shape, but the outline of its face (where its
                     # colour ends around the pip) does: square on the board plane within what
                     # its rays can measure, the top lies flat (as for faces of four to six pips).
-                    evenness = _lone_pip_outline_squareness(field_, field_.pips[top.pips[0]],
-                                                            frame if frame.ndim == 3 else None, reference, settings)
+                    pip = field_.pips[top.pips[0]]
+                    bgr = frame if frame.ndim == 3 else None
+                    found = (ones_faces[top.pips[0]] if top.pips[0] in ones_faces
+                             else _lone_pip_face(field_, bgr, pip, settings))
+                    evenness = _lone_pip_outline_squareness(field_, pip, bgr, reference, settings, found)
                     judgeable = evenness is not None and evenness[0] >= 1.0 - evenness[1]
                 if top.value == 1 and measurable and self._squareness(top, reference) < settings.steepest_top_squareness:
                     # The face a reader takes for a die's top is its face turned most upward, tilted
